@@ -13,12 +13,13 @@ import (
 // passDataset is two samples the offline judge scores without a reference:
 // an on-point answer that shares no word with its question (faithfulness
 // 1, answer-to-question cosine 0) and an answer half of whose statements
-// the context does not support (faithfulness 0.5).
+// the context does not support (faithfulness 0.5), with no number it
+// contradicts, so that the pass levels decide its diagnosis.
 func passDataset(t *testing.T) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "pass.jsonl")
 	data := `{"id":"laptop","question":"What should I do if my company laptop is stolen?","answer":"Report it to the IT Service Desk at ext. 8000 within 24 hours.","contexts":["If a company laptop is lost or stolen, report it to the IT Service Desk at ext. 8000 within 24 hours."]}
-{"id":"half","question":"How many days of annual leave do new employees get?","answer":"New employees get 10 days of annual leave. Unused leave is paid out in cash every December.","contexts":["New employees get 10 days of annual leave. Unused leave expires at the end of March of the next year."]}
+{"id":"half","question":"How many days of annual leave do new employees get?","answer":"New employees get 10 days of annual leave. Unused leave can be carried over without any limit.","contexts":["New employees get 10 days of annual leave. Unused leave expires at the end of March of the next year."]}
 `
 	if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
 		t.Fatal(err)
@@ -134,6 +135,48 @@ func TestPassLevels(t *testing.T) {
 		if r := runBin(t, env, args...); r.code != exitUsage || !strings.Contains(r.stderr, "--pass") {
 			t.Errorf("%v: exit %d, want %d naming --pass\n%s", args, r.code, exitUsage, r.stderr)
 		}
+	}
+}
+
+// TestContradictedNumberDiagnosed: an answer that gives a number its
+// context contradicts is generation's failure at the default levels,
+// though half its statements are supported; the JSON names the conflict
+// and the Markdown report's why quotes the statement. The same answer
+// with the context's number is ok.
+func TestContradictedNumberDiagnosed(t *testing.T) {
+	env := cleanEnv(t)
+	db := filepath.Join(t.TempDir(), "n.db")
+	data := filepath.Join(t.TempDir(), "n.jsonl")
+	row := func(id, days string) string {
+		return `{"id":"` + id + `","question":"How many days of annual leave do new employees get?","answer":"New employees get ` + days +
+			` days of annual leave. Unused leave expires at the end of March of the next year.","contexts":["New employees get 10 days of annual leave. Unused leave expires at the end of March of the next year."]}` + "\n"
+	}
+	if err := os.WriteFile(data, []byte(row("wrong", "12")+row("right", "10")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runBin(t, env, "run", "--headless", "--db", db, data)
+	if r.code != exitOK {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	for id, want := range map[string]string{"wrong": "generation", "right": "ok"} {
+		if got := diagOfSample(t, r.stdout, id); got != want {
+			t.Errorf("%s: diagnosed %s, want %s", id, got, want)
+		}
+	}
+	for _, s := range decodeReport(t, r.stdout).Samples {
+		conflicts := 0
+		for _, v := range s.Faithfulness.Statements {
+			if v.Conflict == eval.ConflictNumber {
+				conflicts++
+			}
+		}
+		if want := map[string]int{"wrong": 1, "right": 0}[s.ID]; conflicts != want {
+			t.Errorf("%s: %d statements with a number conflict, want %d: %+v", s.ID, conflicts, want, s.Faithfulness.Statements)
+		}
+	}
+	md := runBin(t, env, "report", "latest", "--db", db, "--format", "md")
+	if md.code != exitOK || !strings.Contains(md.stdout, `contradicted: "New employees get 12 days of annual leave."`) {
+		t.Fatalf("report md: exit %d, no why naming the contradicted statement:\n%s%s", md.code, md.stdout, md.stderr)
 	}
 }
 
