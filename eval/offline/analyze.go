@@ -42,9 +42,10 @@ type span struct {
 	// it, analysed only when needed: a table's row or column it leaves to
 	// them ("香港属于港澳台地区，P系列在该地区质保三年") is named there.
 	topic string
-	// rest, of a statement, is the text of the answer's other statements:
-	// the terms of a total or a difference it gives may stand there.
-	rest string
+	// answer, of a statement, is the text of all the answer's statements,
+	// the same for each (analysed once): the terms of a total or a
+	// difference it gives may stand in another.
+	answer string
 }
 
 // name is a capitalised English word of a statement (Minnesota, NBC).

@@ -1,5 +1,7 @@
 package offline
 
+import "strings"
+
 // Support tests a statement against the contexts: it is supported when at
 // least SupportThreshold of its content is found in one context sentence and
 // neither the negation nor the number detector fires. The question, when
@@ -34,7 +36,7 @@ func Faithfulness(question, answer string, contexts []string) (score float64, ok
 	}
 	supported := 0
 	for i, s := range stmts {
-		supported += verdict(s, question, q, sents, answerTopic(stmts[:i]), answerRest(stmts, i)).Verdict
+		supported += verdict(s, question, q, sents, answerTopic(stmts[:i]), strings.Join(stmts, "\n")).Verdict
 	}
 	return float64(supported) / float64(len(stmts)), true
 }

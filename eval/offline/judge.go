@@ -82,8 +82,9 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 	for i, st := range statements {
 		read[i] = j.read(st)
 	}
+	answer := strings.Join(read, "\n")
 	for i, st := range statements {
-		ev := verdict(read[i], s.Question, q, sents, answerTopic(read[:i]), answerRest(read, i))
+		ev := verdict(read[i], s.Question, q, sents, answerTopic(read[:i]), answer)
 		out[i] = eval.StatementVerdict{Statement: st, Verdict: ev.Verdict, Reason: withChunks(ev, ranks), Evidence: citation(ev, ranks)}
 		if ev.Verdict == 0 {
 			out[i].Conflict = conflicts[ev.Detector]
@@ -100,11 +101,6 @@ func answerTopic(before []string) string {
 
 // conflicts are the trace's names of the detectors.
 var conflicts = map[string]string{DetectorNumber: eval.ConflictNumber, DetectorNegation: eval.ConflictNegation, DetectorName: eval.ConflictName}
-
-// answerRest is the text of the statements other than the i-th.
-func answerRest(statements []string, i int) string {
-	return strings.Join(slices.Delete(slices.Clone(statements), i, i+1), "\n")
-}
 
 // ErrNoQuestions is why answer relevancy is unsupported offline.
 var ErrNoQuestions = errors.New("the offline judge generates no questions; answer relevancy is unsupported offline")

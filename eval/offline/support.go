@@ -533,7 +533,7 @@ func givenAnywhere(all []*span, q quantity) bool {
 
 // sumOf: q is the total of two or more, or the difference of two, of the
 // quantities of its unit that the answer writes (this statement or
-// another: st.rest) and the contexts or the question give ("98天 + 60天 =
+// another: st.answer) and the contexts or the question give ("98天 + 60天 =
 // 158天", "118元 − 68元 = 50元"), or the day or year of a date of the
 // statement that a date the question or a sentence writes, moved by a span
 // one gives, makes (norm.Computed). The terms are the answer's own, so a
@@ -569,9 +569,11 @@ func sumOf(st, question *span, q quantity, all []*span) (string, bool) {
 			terms, vals = append(terms, o), append(vals, v)
 		}
 	}
-	take(st)
-	if st.rest != "" {
-		take(analyze(st.rest))
+	// The answer holds the statement's own quantities too, once.
+	if st.answer != "" {
+		take(analyze(st.answer))
+	} else {
+		take(st)
 	}
 	idx, op := norm.Arithmetic(want, vals)
 	if idx == nil {

@@ -20,13 +20,13 @@ func denialParts(question, statement string) (string, bool) {
 
 // verdict is support, except for the denial of the question's proposition,
 // supported when the context contradicts it.
-func verdict(statement, question string, q *span, sents []*span, topic, rest string) Evidence {
+func verdict(statement, question string, q *span, sents []*span, topic, answer string) Evidence {
 	p, ok := denialParts(question, statement)
 	if !ok {
 		st := analyze(bothOf(statement, question, sents))
-		if topic != "" || rest != "" {
+		if topic != "" || answer != "" {
 			c := *st // the analysis is shared: a copy carries the answer
-			c.topic, c.rest = topic, rest
+			c.topic, c.answer = topic, answer
 			st = &c
 		}
 		return support(st, q, sents)
