@@ -11,14 +11,7 @@ import (
 )
 
 // A comparison is read from a comparative or superlative word of the
-// statement, or, for an answer that only names an item, of its question
-// (words/comparatives.txt). The items compared are the alternatives the
-// question offers ("A or B", "A还是B", "A和B，哪个…"), or else the rows of
-// the table or the fields of the record the statement names. Each item's
-// value is the first quantity of the comparison's kind (a year for points
-// in time, else one with a unit) in the first context piece that names that
-// item and no other. When every item has a value of one unit, the
-// statement is right only if its item holds the extreme one.
+// statement or its question (the package doc's Comparisons).
 type comparison = phrase.Comparison
 
 var dayUnit = norm.Unit("天")
@@ -138,7 +131,9 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 	about := compared(st, q, c, its)
 	var vals []value
 	if len(its) < 2 {
-		if its, vals = rowItems(c, st, sents); len(its) < 2 {
+		// A comparative ("more", 更高) says which of two; of three rows or
+		// more only a superlative ("most", 最高) names one.
+		if its, vals = rowItems(c, st, sents); len(its) < 2 || len(its) > 2 && !superlative(c.Word) {
 			return Evidence{}, false
 		}
 		about = compared(st, q, c, its)
@@ -329,4 +324,65 @@ func saysOf(cs *span, about map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// sameVerdict decides a statement that two things have the same value of
+// something, or not (phrase.SamenessIn), by the value the context gives
+// each (Sameness.ValueIn) in a sentence that names the one thing and not
+// the other, or in a chunk about it alone; only when both are found and
+// phrase.SameValues decides.
+func sameVerdict(st *span, sents []*span) (Evidence, bool) {
+	s, ok := phrase.SamenessIn(st.text)
+	its := items([]string{s.A, s.B})
+	if !ok || its == nil {
+		return Evidence{}, false
+	}
+	skip := func(w string) bool { return strings.Contains(s.A+" "+s.B, w) }
+	var vals [2]string
+	var from [2]int
+	for k := range its {
+		for i, cs := range sents {
+			if vals[k] == "" && !namesOther(its, k, cs.text, cs) && (its[k].named(cs.text, cs) || chunkAbout(its, k, sents, cs.chunk)) {
+				vals[k], from[k] = s.ValueIn(cs.text, skip), i
+			}
+		}
+		if vals[k] == "" {
+			return Evidence{}, false
+		}
+	}
+	same, decided := phrase.SameValues(vals[0], vals[1])
+	if !decided {
+		return Evidence{}, false
+	}
+	ev := Evidence{Quote: sents[from[0]].text, From: from[0], Also: -1, Coverage: 1, Verdict: 1}
+	if sents[from[1]].chunk != sents[from[0]].chunk {
+		ev.Also = from[1] // the other value's chunk is evidence too
+	}
+	ev.Reason = fmt.Sprintf("context gives %s %s, %s %s", s.A, vals[0], s.B, vals[1])
+	if same != s.Differ {
+		return ev, true
+	}
+	if len(analyze(vals[0]).quants) > 0 {
+		return ev.conflict(DetectorNumber, ev.Reason), true
+	}
+	return ev.conflict(DetectorName, ev.Reason), true
+}
+
+// chunkAbout: the chunk names the item and no other (a sentence of it
+// that names neither, "设计时速160公里", is about that item).
+func chunkAbout(its []item, k int, sents []*span, chunk uint64) bool {
+	named := false
+	for _, cs := range sents {
+		if cs.chunk == chunk {
+			if namesOther(its, k, cs.text, cs) {
+				return false
+			}
+			named = named || its[k].named(cs.text, cs)
+		}
+	}
+	return named
+}
+
+func superlative(w string) bool {
+	return strings.HasSuffix(w, "est") || w == "most" || w == "least" || w == "first" || strings.HasPrefix(w, "最")
 }

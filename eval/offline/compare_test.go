@@ -49,6 +49,8 @@ func TestComparisons(t *testing.T) {
 			[]string{"The Basic plan needs a deposit of $50.", "The Plus plan needs a deposit of $100."}, -1, ""},
 		{"a tie", "Which team is larger, Ops or QA?", "Ops is larger.",
 			[]string{"The Ops team has 12 people.", "The QA team has 12 people."}, -1, ""},
+		{"a comparative of three rows", "How much more is the Team plan than Solo?", "Team costs $30 more.",
+			[]string{plans}, -1, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ev := Support(c.statement, c.question, c.contexts)
@@ -116,4 +118,55 @@ func TestComparisonChunks(t *testing.T) {
 	if one.Verdict != 1 || one.Also >= 0 {
 		t.Errorf("one chunk: verdict %d, also %d: %s", one.Verdict, one.Also, one.Reason)
 	}
+}
+
+const plans = "| Plan | Monthly price | Seats |\n|---|---|---|\n| Solo | $19 | 1 |\n| Team | $49 | 10 |\n| Business | $99 | 50 |"
+
+// TestSameValue: "the same" (or "different") decided by the value the
+// context gives each of the two things, in either language; and what
+// decides nothing.
+func TestSameValue(t *testing.T) {
+	leagues := []string{"The Harbour Kestrels were founded in 1921 and play in the Northern Premier League.",
+		"The Dunmore Giants, founded in 1930, play in the Northern Premier League."}
+	towns := []string{"Ada Brook was born in Lyon, France, and studied in Geneva.", "Ben Ashe was born in Paris, France.", "Cy Dunn was born in Turin, Italy."}
+	speeds := []string{"北岭铁路全长214公里，2013年通车。线路为双线电气化铁路，设计时速160公里。", "南屏铁路全长97公里。该线为单线铁路，设计时速为120公里。"}
+	seats := []string{"疾风车队成立于2012年，车队注册地为海南。", "红岩车队由罗永创办，车队注册地为重庆。"}
+	for _, c := range []struct {
+		name, statement string
+		contexts        []string
+		verdict         int
+		reason          string // a part of the reason; "" when nothing is decided
+	}{
+		{"same, and so", "Yes, the Harbour Kestrels and the Dunmore Giants play in the same league.", leagues, 1, "Northern Premier League"},
+		{"not the same, but it is", "No, the Harbour Kestrels and the Dunmore Giants do not play in the same league.", leagues, 0, "unsupported name"},
+		{"the same as", "The Harbour Kestrels play in the same league as the Dunmore Giants.", leagues, 1, "Dunmore Giants Northern Premier League"},
+		{"a year tied by the verb", "The Harbour Kestrels and the Dunmore Giants were founded in the same year.", leagues, 0, "1921"},
+		{"different places", "Ada Brook and Cy Dunn were not born in the same city.", towns, 1, "Turin, Italy"},
+		{"a shared country decides no same country", "Ada Brook and Ben Ashe were born in the same country.", towns, -1, ""},
+		{"zh quantities differ", "北岭铁路和南屏铁路的设计时速相同。", speeds, 0, "160公里"},
+		{"zh places differ", "疾风车队和红岩车队的注册地不相同。", seats, 1, "海南"},
+		{"zh the same, wrongly", "疾风车队和红岩车队的注册地相同。", seats, 0, "重庆"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ev := Support(c.statement, "", c.contexts)
+			if c.verdict >= 0 && ev.Verdict != c.verdict {
+				t.Errorf("verdict %d, want %d: %s", ev.Verdict, c.verdict, ev.Reason)
+			}
+			decided := strings.Contains(ev.Reason, "context gives")
+			if !strings.Contains(ev.Reason, c.reason) || decided != (c.reason != "") {
+				t.Errorf("reason %q, want it to give the values (%q)", ev.Reason, c.reason)
+			}
+		})
+	}
+}
+
+// TestTwoRowsOfATable: a statement that gives two rows' values, each after
+// its row's name, is read against both rows; the values swapped are a
+// conflict.
+func TestTwoRowsOfATable(t *testing.T) {
+	checkSupport(t, []supportCase{
+		{name: "each value after its row", statement: "The Team plan is $49 a month and the Solo plan $19.", ctx: []string{plans}, want: 1, reason: "cell (Solo, Monthly price) gives $19"},
+		{name: "values swapped", statement: "The Team plan is $19 a month and the Solo plan $49.", ctx: []string{plans}, want: 0, reason: "number conflict"},
+		{name: "a row not named", statement: "The Team plan is $49 a month and the Solo plan $99.", ctx: []string{plans}, want: 0},
+	})
 }

@@ -218,7 +218,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		for _, sq := range st.quants {
 			given := hasQuantity(fc.value, sq) || q != nil && hasQuantity(q, sq)
 			if !given && (slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return vq.unit == sq.unit }) ||
-				bareNumber(fc.value) && !recordGives(sents, fc, sq)) && !computed(st, q, sq, sents) {
+				bareNumber(fc.value) && !recordGives(sents, fc, sq)) && !computed(st, q, sq, sents) && rowCell(st, fc, sq, sents) < 0 {
 				bad = sq.text
 			}
 		}
@@ -282,6 +282,58 @@ func recordGives(sents []*span, fc *fieldCheck, q quantity) bool {
 	return slices.ContainsFunc(sents, func(cs *span) bool {
 		return cs.field != nil && cs.field != fc && cs.field.from == fc.from && hasQuantity(cs.field.value, q)
 	})
+}
+
+// rowCell is the index of the sentence of a cell, in fc's column when fc is
+// set, that gives q in a row of a table whose name the statement writes
+// last before q ("Team is $49 a month and Solo $19": $19 is Solo's, not
+// Team's; "Team $19" is no row's); -1 when there is none.
+func rowCell(st *span, fc *fieldCheck, q quantity, sents []*span) int {
+	text := strings.ToLower(st.text)
+	at := strings.Index(text, strings.ToLower(q.text))
+	rowAt := func(o *fieldCheck) int { return strings.LastIndex(text[:max(at, 0)], strings.ToLower(o.named[0])) }
+	return slices.IndexFunc(sents, func(cs *span) bool {
+		o := cs.field
+		if o == nil || len(o.named) < 2 || !hasQuantity(o.value, q) || rowAt(o) < 0 ||
+			fc != nil && (o.from == fc.from || !slices.Equal(o.named[1:], fc.named[1:])) {
+			return false
+		}
+		return !slices.ContainsFunc(sents, func(x *span) bool {
+			return x.field != nil && len(x.field.named) > 1 && x.field.named[0] != o.named[0] && rowAt(x.field) > rowAt(o)
+		})
+	})
+}
+
+// rowsSupport: a statement that gives values of two or more rows of a
+// table, each after its row's name, is read against those rows together.
+func rowsSupport(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
+	var cells []int
+	var u *span
+	for _, sq := range st.quants {
+		i := rowCell(st, nil, sq, sents)
+		if i < 0 {
+			return Evidence{}, false
+		}
+		if u == nil {
+			u = sents[i].field.whole
+		} else if !slices.ContainsFunc(cells, func(c int) bool { return sents[c].field.from == sents[i].field.from }) {
+			u = unionSpan(u, sents[i].field.whole)
+		}
+		cells = append(cells, i)
+	}
+	if u == nil || u == sents[cells[0]].field.whole {
+		return Evidence{}, false // one row: the cell test reads it
+	}
+	cov := coverage(st, q, u, useUnis)
+	if _, missing := missingName(st, q, u); missing || cov < SupportThreshold {
+		return Evidence{}, false
+	}
+	var given []string
+	for _, c := range cells {
+		given = append(given, fmt.Sprintf("%s gives %s", sents[c].field.label, sents[c].field.shown))
+	}
+	return Evidence{Verdict: 1, Coverage: cov, Quote: sents[cells[0]].text, From: cells[0], Also: -1,
+		Reason: strings.Join(given, "; ") + fmt.Sprintf(" (coverage %.2f together)", cov)}, true
 }
 
 // neighbourValue is another field of fc's record whose value the statement

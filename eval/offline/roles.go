@@ -101,12 +101,8 @@ func answerOnly(st *span) bool {
 // Shares: a sentence that gives several parties a quantity each ("30 days
 // for staff and 60 days for managers", "普通员工提前30天，经理提前60天")
 // has every word of a statement that gives one party another's quantity.
-// The sentence is cut at its joins into pieces, each with its quantity.
 // A piece's party is its words no other piece has, on the side of its
-// quantity where the later pieces write theirs (the first piece may open
-// on what the whole sentence is about: "The notice period is"). A
-// statement with a word of one party and the quantity of another, and no
-// word of that other party, is a conflict.
+// quantity where the later pieces write theirs.
 
 // shareConflict reports a quantity of the statement that the sentence
 // gives to another party than the one the statement names.

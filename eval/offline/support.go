@@ -207,6 +207,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	if cev, ok := comparisonVerdict(st, q, sents, useUnis); ok {
 		return cev
 	}
+	if cev, ok := sameVerdict(st, sents); ok {
+		return cev
+	}
 	// Any sentence may refute a statement the best one does not cover; one
 	// that covers it and agrees is not overruled by a lesser match.
 	if quote, detail, ok := negationConflict(st, sents[best]); ok {
@@ -215,6 +218,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	}
 	if fev, ok := fieldVerdict(st, q, sents, useUnis); ok {
 		return fev
+	}
+	if rev, ok := rowsSupport(st, q, sents, useUnis); ok {
+		return rev
 	}
 	if bestCov < SupportThreshold {
 		for i, cs := range sents {
@@ -497,7 +503,7 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 	quants := slices.Clone(st.quants)
 	sort.SliceStable(quants, func(a, b int) bool { return !givenAnywhere(all, quants[a]) && givenAnywhere(all, quants[b]) })
 	for _, q := range quants {
-		if hasQuantity(best, q) || question != nil && hasQuantity(question, q) || givenInRole(all, covs, q) {
+		if hasQuantity(best, q) || question != nil && hasQuantity(question, q) || givenInRole(all, covs, q) || rowCell(st, nil, q, all) >= 0 {
 			continue
 		}
 		if _, ok := sumOf(st, question, q, all); ok {
