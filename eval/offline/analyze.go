@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragscope/ragscope/eval/offline/lex"
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/phrase"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
@@ -129,7 +130,7 @@ func analyzeClauses(text string, keep, context bool) *span {
 			if !phrase.IsClausePunct(r) {
 				continue
 			}
-			if before, _ := utf8.DecodeLastRuneInString(t[:i]); (r == ',' || r == ':') && unicode.IsDigit(before) && runeAt(t, i+1, unicode.IsDigit) {
+			if before, _ := utf8.DecodeLastRuneInString(t[:i]); (r == ',' || r == ':') && unicode.IsDigit(before) && lex.RuneAt(t, i+1, unicode.IsDigit) {
 				continue
 			}
 		}
@@ -166,113 +167,10 @@ func analyzeClauses(text string, keep, context bool) *span {
 	return sp
 }
 
-// lexeme's fields are ordered so the flags share one word: there is one
-// for every word analysed.
-type lexeme struct {
-	text    string
-	orig    string // the word as written, for reasons
-	kind    byte   // 'h' Han run, 'w' word, 'n' number, 'p' other symbol
-	capital bool   // a word that starts with an uppercase letter
-	spaced  bool   // a symbol with a space before it: "not - so" is not "not-for-profit"
-}
-
-func lexemes(text string) []lexeme {
-	// The lexemes are slices of text, which must be valid UTF-8.
-	if !utf8.ValidString(text) {
-		text = string([]rune(text))
-	}
-	var out []lexeme
-	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		switch {
-		case isHan(r):
-			j := runEnd(text, i, func(_ int, r rune, _ int) bool { return isHan(r) })
-			out = append(out, lexeme{kind: 'h', text: text[i:j]})
-			i = j
-		case unicode.IsDigit(r) && norm.ISODate(text[i:]) > 0:
-			// "2024-06-01" is one date, not three numbers (read in lexClause).
-			j := i + norm.ISODate(text[i:])
-			out = append(out, lexeme{kind: 'n', text: text[i:j]})
-			i = j
-		case unicode.IsDigit(r):
-			j := runEnd(text, i, func(j int, r rune, n int) bool {
-				return unicode.IsDigit(r) || (r == '.' || r == ',' || r == ':') && j > i && runeAt(text, j+n, unicode.IsDigit)
-			})
-			// "2012.12:01" is a year and a time: a decimal has no colon.
-			if d := strings.IndexByte(text[i:j], '.'); d > 0 && strings.IndexByte(text[i+d:j], ':') > 0 {
-				j = i + d
-			}
-			out = append(out, lexeme{kind: 'n', text: text[i:j]})
-			i = j
-		case unicode.IsLetter(r):
-			j := runEnd(text, i, func(j int, r rune, n int) bool {
-				return unicode.IsLetter(r) && !isHan(r) || unicode.IsDigit(r) || (r == '\'' || r == '’') && runeAt(text, j+n, unicode.IsLetter)
-			})
-			w := text[i:j]
-			out = append(out, lexeme{kind: 'w', text: strings.ReplaceAll(strings.ToLower(w), "’", "'"), capital: unicode.IsUpper(r), orig: w})
-			i = j
-		case unicode.IsSpace(r):
-			i += n
-		default:
-			before, _ := utf8.DecodeLastRuneInString(text[:i])
-			out = append(out, lexeme{kind: 'p', text: text[i : i+n], spaced: i > 0 && unicode.IsSpace(before)})
-			i += n
-		}
-	}
-	return out
-}
-
-// monthAt: the word at i names a month (May only beside a number).
-func monthAt(lx []lexeme, i int) bool {
-	w := lx[i].text
-	return lx[i].kind == 'w' && monthWords[w] && (len(w) > 3 || i > 0 && lx[i-1].kind == 'n' || i+1 < len(lx) && lx[i+1].kind == 'n')
-}
-
-// dateUnit is the unit of a number written beside a month's name: 日 for
-// its day (31 March, March 31), 年 for a year after it (March 31, 2025); ""
-// for another number.
-func dateUnit(lx []lexeme, i int, v string) string {
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return ""
-	}
-	near := func(k int) bool { return k >= 0 && k < len(lx) && monthAt(lx, k) }
-	switch {
-	case n >= 1 && n <= 31 && len(v) <= 2 && (near(i+1) || near(i-1)):
-		return norm.Unit("日")
-	case len(v) == 4 && n >= 1800 && n < 2200 && (near(i-1) || near(i-2) || near(i-3)):
-		return "年"
-	}
-	return ""
-}
-
-// runEnd is the end of the run of s from byte i whose runes (each at byte j,
-// n bytes long) are in it.
-func runEnd(s string, i int, in func(j int, r rune, n int) bool) int {
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if !in(i, r, n) {
-			break
-		}
-		i += n
-	}
-	return i
-}
-
-// runeAt reports whether the rune at byte i of s is one of class (false at
-// the end of s).
-func runeAt(s string, i int, class func(rune) bool) bool {
-	if i >= len(s) {
-		return false
-	}
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return class(r)
-}
-
 func lexClause(text string, sp *span) clause {
 	// The maps are made on their first feature: many clauses have none.
 	c := clause{text: strings.TrimSpace(text)}
-	lx := lexemes(text)
+	lx := lex.Lexemes(text)
 	add := func(f string) {
 		put(&c.feats, f)
 		sp.feats[f] = true
@@ -283,20 +181,20 @@ func lexClause(text string, sp *span) clause {
 	}
 	for i := 0; i < len(lx); i++ {
 		l := lx[i]
-		switch l.kind {
+		switch l.Kind {
 		case 'h':
 			sp.hasHan = true
-			phrase.HanFeatures(l.text, add, addUni)
+			phrase.HanFeatures(l.Text, add, addUni)
 			if sp.skips != nil {
-				phrase.AddSkips(l.text, sp.skips)
+				phrase.AddSkips(l.Text, sp.skips)
 			}
-			markCommonHan(l.text, sp)
-			if i+2 < len(lx) && lx[i+1].kind == 'p' && strings.Contains(nameDots, lx[i+1].text) && lx[i+2].kind == 'h' {
-				markGivenName(l.text, sp)
+			markCommonHan(l.Text, sp)
+			if i+2 < len(lx) && lx[i+1].Kind == 'p' && strings.Contains(nameDots, lx[i+1].Text) && lx[i+2].Kind == 'h' {
+				markGivenName(l.Text, sp)
 			}
-			c.negs = append(c.negs, hanNegations(l.text, lx[i+1:])...)
+			c.negs = append(c.negs, hanNegations(l.Text, lx[i+1:])...)
 		case 'n':
-			if ymd := norm.DateParts(l.text); ymd != nil {
+			if ymd := norm.DateParts(l.Text); ymd != nil {
 				// A date gives its year, month and day as 2024年6月1日 does:
 				// the one form compares with the other, and with no number of
 				// another kind (the 2291 of INV-2291).
@@ -306,14 +204,14 @@ func lexClause(text string, sp *span) clause {
 					if sp.skips == nil {
 						sp.order = append(sp.order, "n:"+v)
 					}
-					sp.quants = append(sp.quants, quantity{value: v, unit: norm.Unit(unit), text: l.text})
+					sp.quants = append(sp.quants, quantity{value: v, unit: norm.Unit(unit), text: l.Text})
 				}
 				if m, err := strconv.Atoi(ymd[1]); err == nil && m >= 1 && m <= 12 && sp.skips != nil {
 					add("w:" + norm.Stem(norm.MonthNames[m-1])) // a statement's March
 				}
 				continue
 			}
-			v := norm.Number(l.text)
+			v := norm.Number(l.Text)
 			add("n:" + v)
 			if sp.skips == nil { // not a context sentence: skips are made for those only
 				sp.order = append(sp.order, "n:"+v)
@@ -322,61 +220,61 @@ func lexClause(text string, sp *span) clause {
 				// 8 is "eight" too: a text that writes the word has it.
 				add("w:" + w)
 			}
-			q := quantity{value: v, text: l.text}
-			if i > 0 && lx[i-1].kind == 'p' && strings.ContainsAny(lx[i-1].text, "$€£¥￥") {
-				q.unit, q.text = dollarUnit, lx[i-1].text+l.text
-				if strings.ContainsAny(lx[i-1].text, "¥￥") {
+			q := quantity{value: v, text: l.Text}
+			if i > 0 && lx[i-1].Kind == 'p' && strings.ContainsAny(lx[i-1].Text, "$€£¥￥") {
+				q.unit, q.text = dollarUnit, lx[i-1].Text+l.Text
+				if strings.ContainsAny(lx[i-1].Text, "¥￥") {
 					q.unit = yuanUnit
 				}
-			} else if unit := dateUnit(lx, i, v); unit != "" {
+			} else if unit := lex.DateUnit(lx, i, v); unit != "" {
 				// 31 March 2025, March 31: a day and a year.
 				q.unit = unit
 			} else if i+1 < len(lx) {
-				switch nx := lx[i+1]; nx.kind {
+				switch nx := lx[i+1]; nx.Kind {
 				case 'h':
-					q.unit = norm.HanUnit(nx.text)
+					q.unit = norm.HanUnit(nx.Text)
 					q.text += q.unit
 				case 'w':
-					if !englishStop[nx.text] {
-						q.unit, q.text = norm.Stem(nx.text), q.text+" "+nx.text
+					if !englishStop[nx.Text] {
+						q.unit, q.text = norm.Stem(nx.Text), q.text+" "+nx.Text
 						// "3 additional days" is 3 days.
-						if unitModifiers[nx.text] && i+2 < len(lx) && lx[i+2].kind == 'w' && !englishStop[lx[i+2].text] {
-							q.unit, q.text = norm.Stem(lx[i+2].text), q.text+" "+lx[i+2].text
+						if unitModifiers[nx.Text] && i+2 < len(lx) && lx[i+2].Kind == 'w' && !englishStop[lx[i+2].Text] {
+							q.unit, q.text = norm.Stem(lx[i+2].Text), q.text+" "+lx[i+2].Text
 						}
 					}
 				case 'p':
-					if nx.text == "%" || nx.text == "％" {
+					if nx.Text == "%" || nx.Text == "％" {
 						q.unit, q.text = "%", q.text+"%"
-					} else if nx.text == "-" && !nx.spaced && i+2 < len(lx) && lx[i+2].kind == 'w' && !englishStop[lx[i+2].text] {
+					} else if nx.Text == "-" && !nx.Spaced && i+2 < len(lx) && lx[i+2].Kind == 'w' && !englishStop[lx[i+2].Text] {
 						// "a 30-day notice period" is 30 days.
-						q.unit, q.text = norm.Stem(lx[i+2].text), q.text+"-"+lx[i+2].text
+						q.unit, q.text = norm.Stem(lx[i+2].Text), q.text+"-"+lx[i+2].Text
 					}
 				}
 			}
 			q.unit = norm.Unit(q.unit)
 			sp.quants = append(sp.quants, q)
 		case 'w':
-			w := l.text
+			w := l.Text
 			if neg, skip := englishNegationAt(lx, i); neg {
 				c.negs = append(c.negs, negation{marker: w, scope: englishScope(lx[i+1:])})
 				continue
 			} else if skip {
 				continue
 			}
-			if monthAt(lx, i) {
+			if lex.MonthAt(lx, i) {
 				// A month of the year, as 3月 and 2025-03-31 give it.
 				m := norm.MonthNumber(w)
-				sp.quants = append(sp.quants, quantity{value: m, unit: norm.Unit("月"), text: l.text})
+				sp.quants = append(sp.quants, quantity{value: m, unit: norm.Unit("月"), text: l.Text})
 				if sp.skips != nil {
 					add("n:" + m) // a context's March is the 3 of a statement's 2025-03-31
 				}
 			}
 			if weekdayWords[w] {
-				sp.quants = append(sp.quants, quantity{value: w, unit: "weekday", text: l.text})
+				sp.quants = append(sp.quants, quantity{value: w, unit: "weekday", text: l.Text})
 			}
-			if v, ok := norm.NumberWords[w]; ok && i+1 < len(lx) && lx[i+1].kind == 'w' && !englishStop[lx[i+1].text] {
+			if v, ok := norm.NumberWords[w]; ok && i+1 < len(lx) && lx[i+1].Kind == 'w' && !englishStop[lx[i+1].Text] {
 				// "eight hours" is the number 8: the feature of 8 hours.
-				sp.quants = append(sp.quants, quantity{value: v, unit: norm.Unit(norm.Stem(lx[i+1].text)), text: w + " " + lx[i+1].text})
+				sp.quants = append(sp.quants, quantity{value: v, unit: norm.Unit(norm.Stem(lx[i+1].Text)), text: w + " " + lx[i+1].Text})
 				add("n:" + v)
 			}
 			if englishStop[w] {
@@ -396,10 +294,10 @@ func lexClause(text string, sp *span) clause {
 			// text, and not before another capitalised word or quoted; a
 			// date's month is a quantity.
 			first := len(sp.clauses) == 0 && i == firstWord(lx)
-			quoted := i > 0 && lx[i-1].kind == 'p' && (lx[i-1].text == "\"" || lx[i-1].text == "“")
-			if l.capital && len(w) > 1 && (!first || quoted || i+1 < len(lx) && lx[i+1].capital) && !monthAt(lx, i) {
-				head := !(i+1 < len(lx) && lx[i+1].kind == 'w' && lx[i+1].capital)
-				sp.names = append(sp.names, name{feat: "w:" + s, text: l.orig, head: head})
+			quoted := i > 0 && lx[i-1].Kind == 'p' && (lx[i-1].Text == "\"" || lx[i-1].Text == "“")
+			if l.Capital && len(w) > 1 && (!first || quoted || i+1 < len(lx) && lx[i+1].Capital) && !lex.MonthAt(lx, i) {
+				head := !(i+1 < len(lx) && lx[i+1].Kind == 'w' && lx[i+1].Capital)
+				sp.names = append(sp.names, name{feat: "w:" + s, text: l.Orig, head: head})
 			}
 		}
 	}
@@ -414,8 +312,8 @@ func put(m *map[string]bool, f string) {
 	(*m)[f] = true
 }
 
-func firstWord(lx []lexeme) int {
-	return slices.IndexFunc(lx, func(l lexeme) bool { return l.kind == 'w' || l.kind == 'h' || l.kind == 'n' })
+func firstWord(lx []lex.Lexeme) int {
+	return slices.IndexFunc(lx, func(l lex.Lexeme) bool { return l.Kind == 'w' || l.Kind == 'h' || l.Kind == 'n' })
 }
 
 var (
@@ -425,31 +323,31 @@ var (
 
 // englishNegationAt reports whether word i negates its clause; skip is true
 // for a negation word that only states a bound ("no more than").
-func englishNegationAt(lx []lexeme, i int) (neg, skip bool) {
-	w := lx[i].text
+func englishNegationAt(lx []lex.Lexeme, i int) (neg, skip bool) {
+	w := lx[i].Text
 	if !englishNegation[w] && !strings.HasSuffix(w, "n't") {
 		return false, false
 	}
 	// "No. 1" abbreviates; "not-for-profit" names a kind.
-	if w == "no" && i+1 < len(lx) && (lx[i+1].kind == 'n' || lx[i+1].text == "." && i+2 < len(lx) && lx[i+2].kind == 'n') {
+	if w == "no" && i+1 < len(lx) && (lx[i+1].Kind == 'n' || lx[i+1].Text == "." && i+2 < len(lx) && lx[i+2].Kind == 'n') {
 		return false, true
 	}
-	if i+1 < len(lx) && lx[i+1].kind == 'p' && (lx[i+1].text == "-" || lx[i+1].text == "‐") && !lx[i+1].spaced {
+	if i+1 < len(lx) && lx[i+1].Kind == 'p' && (lx[i+1].Text == "-" || lx[i+1].Text == "‐") && !lx[i+1].Spaced {
 		return false, true
 	}
 	// A capitalised negation inside a sentence is a title's ("No Country for Old Men").
-	if lx[i].capital && i > firstWord(lx) {
+	if lx[i].Capital && i > firstWord(lx) {
 		return false, true
 	}
 	// "No." / "No —" / "Not yet —" opening an answer replies to the
 	// question: what follows is its reason, not what it negates.
-	if i == firstWord(lx) && (w == "no" && i+1 < len(lx) && lx[i+1].kind == 'p' ||
-		w == "not" && i+2 < len(lx) && lx[i+1].kind == 'w' && lx[i+2].kind == 'p') {
+	if i == firstWord(lx) && (w == "no" && i+1 < len(lx) && lx[i+1].Kind == 'p' ||
+		w == "not" && i+2 < len(lx) && lx[i+1].Kind == 'w' && lx[i+2].Kind == 'p') {
 		return false, true
 	}
 	phrase := w
 	for _, l := range lx[i+1 : min(i+3, len(lx))] {
-		phrase += " " + l.text
+		phrase += " " + l.Text
 	}
 	bound := prefixIn(phrase, englishBoundNegation) != ""
 	return !bound, bound
@@ -460,16 +358,16 @@ func englishNegationAt(lx []lexeme, i int) (neg, skip bool) {
 // statement about passwords.
 const englishScopeWords = 2
 
-func englishScope(rest []lexeme) []string {
+func englishScope(rest []lex.Lexeme) []string {
 	var scope []string
 	for _, l := range rest {
 		if len(scope) == englishScopeWords {
 			break
 		}
-		if l.kind == 'w' && !englishStop[l.text] && !englishNegation[l.text] {
-			scope = append(scope, "w:"+norm.Stem(l.text))
+		if l.Kind == 'w' && !englishStop[l.Text] && !englishNegation[l.Text] {
+			scope = append(scope, "w:"+norm.Stem(l.Text))
 		}
-		if l.kind == 'h' {
+		if l.Kind == 'h' {
 			break
 		}
 	}
@@ -486,7 +384,7 @@ const chineseScopeRunes = 2
 // hanNegations finds the negation markers of a Han run. A marker's scope is
 // the rest of the marker (变 of 不变) and the predicate after it, continuing
 // into the following lexemes when the run ends.
-func hanNegations(run string, after []lexeme) []negation {
+func hanNegations(run string, after []lex.Lexeme) []negation {
 	var out []negation
 	for i := 0; i < len(run); {
 		if w := prefixIn(run[i:], chineseNotNegation); w != "" {
@@ -522,10 +420,10 @@ func hanNegations(run string, after []lexeme) []negation {
 		}
 		if i+len(marker) == len(run) {
 			for _, l := range after {
-				if l.kind == 'n' {
-					scope = append(scope, "n:"+norm.Number(l.text))
-				} else if l.kind == 'w' && !englishStop[l.text] {
-					scope = append(scope, "w:"+norm.Stem(l.text))
+				if l.Kind == 'n' {
+					scope = append(scope, "n:"+norm.Number(l.Text))
+				} else if l.Kind == 'w' && !englishStop[l.Text] {
+					scope = append(scope, "w:"+norm.Stem(l.Text))
 				}
 				if len(scope) >= 3 {
 					break

@@ -6,7 +6,7 @@ know (paraphrase, a real answer relevancy) it reports as unsupported.
 
 # Algorithm
 
-Analysis (analyze.go). A text is stripped of control sequences, Markdown,
+Analysis (analyze.go, package lex). A text is stripped of control sequences, Markdown,
 citation markers (package plaintext) and answer frames ("答案是X。": X is
 read), its numerals normalised (package norm: 三十天 -> 30天, 两周 -> 14天,
 1.5万 -> 15000, 百分之八十 -> 80%, twenty-four -> 24, "a 30-day period" is 30

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragscope/ragscope/eval/offline/lex"
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/eval/offline/records"
@@ -418,20 +419,20 @@ func featPositions(text string) map[string]int {
 		}
 	}
 	lower, from := strings.ToLower(text), 0
-	for _, l := range lexemes(text) {
-		at := strings.Index(lower[from:], strings.ToLower(cmp.Or(l.orig, l.text)))
+	for _, l := range lex.Lexemes(text) {
+		at := strings.Index(lower[from:], strings.ToLower(cmp.Or(l.Orig, l.Text)))
 		if at < 0 {
 			continue
 		}
 		at += from
-		from = at + len(l.text)
-		switch l.kind {
+		from = at + len(l.Text)
+		switch l.Kind {
 		case 'w':
-			put("w:"+norm.Stem(l.text), at)
+			put("w:"+norm.Stem(l.Text), at)
 		case 'n':
-			put("n:"+norm.Number(l.text), at)
+			put("n:"+norm.Number(l.Text), at)
 		case 'h':
-			rs := []rune(l.text)
+			rs := []rune(l.Text)
 			for k := 0; k+1 < len(rs); k++ {
 				put("h:"+string(rs[k:k+2]), at+len(string(rs[:k])))
 			}
@@ -455,20 +456,20 @@ func valueChanges(text string, fc *fieldCheck) []string {
 		skip   bool // a function word, or one the record gives
 	}
 	var toks []tok
-	for _, l := range lexemes(text) {
-		switch l.kind {
+	for _, l := range lex.Lexemes(text) {
+		switch l.Kind {
 		case 'h':
-			for _, r := range l.text {
+			for _, r := range l.Text {
 				c := string(r)
 				// 每 and 各 ("per", "each") write the "/" of 800元/晚.
 				skip := chineseParticles[r] || r == '每' || r == '各' || fc.mask["u:"+c] || maskHasRune(fc.mask, c)
 				toks = append(toks, tok{s: c, value: strings.Contains(fc.value.text, c), skip: skip})
 			}
 		case 'w':
-			f := "w:" + norm.Stem(l.text)
-			toks = append(toks, tok{s: l.orig, value: fc.value.feats[f], skip: englishStop[l.text] || fc.mask[f]})
+			f := "w:" + norm.Stem(l.Text)
+			toks = append(toks, tok{s: l.Orig, value: fc.value.feats[f], skip: englishStop[l.Text] || fc.mask[f]})
 		case 'n':
-			toks = append(toks, tok{s: l.text, value: fc.value.feats["n:"+norm.Number(l.text)], number: true, skip: true})
+			toks = append(toks, tok{s: l.Text, value: fc.value.feats["n:"+norm.Number(l.Text)], number: true, skip: true})
 		}
 	}
 	first, last, n := -1, -1, 0

@@ -27,8 +27,6 @@ var chineseStopBigrams = phrase.ChineseStopBigrams
 // changeWords say that something changes, for the reason of a conflict with 不变.
 var changeWords = words.List("change_words")
 
-var monthWords = words.Set("months")
-
 var weekdayWords = words.Set("weekdays")
 
 // noncommittalPhrases show an evasive answer, matched lowercased.
