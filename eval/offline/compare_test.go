@@ -170,3 +170,13 @@ func TestTwoRowsOfATable(t *testing.T) {
 		{name: "a row not named", statement: "The Team plan is $49 a month and the Solo plan $99.", ctx: []string{plans}, want: 0},
 	})
 }
+
+// TestValueWrittenWithoutItsSpace: a field's value written whole but for
+// the space between its words ("运营专员 欧阳婧") is the value.
+func TestValueWrittenWithoutItsSpace(t *testing.T) {
+	doc := []string{"文件编号: OPS-POL-012\n起草: 运营专员 欧阳婧\n审核: 社区经理 翟宇航\n批准: 总经理 梁素琴"}
+	checkSupport(t, []supportCase{
+		{name: "unspaced", statement: "这份规定由运营专员欧阳婧起草", ctx: doc, want: 1, reason: "起草"},
+		{name: "another's name", statement: "这份规定由运营专员翟宇航起草", ctx: doc, want: 0},
+	})
+}

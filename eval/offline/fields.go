@@ -443,10 +443,11 @@ func featPositions(text string) map[string]int {
 
 // valueChanges are the words and Han characters in or beside the stretch
 // of the statement that writes the value that neither the value nor its
-// record has (建设 of 建设银行 for 中国银行); none when written whole.
+// record has (建设 of 建设银行 for 中国银行); none when written whole, spaces
+// aside ("运营专员欧阳婧" for "运营专员 欧阳婧").
 func valueChanges(text string, fc *fieldCheck) []string {
 	text = plaintext.StripMarkup(text)
-	if strings.Contains(text, fc.shown) {
+	if strings.Contains(unspaced.Replace(text), unspaced.Replace(fc.shown)) {
 		return nil
 	}
 	type tok struct {
@@ -502,6 +503,9 @@ func valueChanges(text string, fc *fieldCheck) []string {
 	}
 	return out
 }
+
+// unspaced writes a text without its spaces.
+var unspaced = strings.NewReplacer(" ", "", "\u3000", "")
 
 // maskHasRune: a bigram of the mask has the character.
 func maskHasRune(mask map[string]bool, c string) bool {

@@ -36,7 +36,7 @@ func enterpriseFile(n int) string {
 
 // enterpriseRead are the sets whose failures were read to find
 // mechanisms of the judge (testdata/SOURCE.md); the others are held out.
-var enterpriseRead = map[int]bool{1: true, 3: true, 5: true, 6: true, 7: true, 8: true, 47: true, 48: true, 49: true, 54: true}
+var enterpriseRead = map[int]bool{1: true, 3: true, 5: true, 6: true, 7: true, 8: true, 47: true, 48: true, 49: true, 54: true, 69: true, 70: true}
 
 // enterpriseTargets are the sets with a target of their own.
 var enterpriseTargets = map[int]float64{1: 0.85, 2: 0.85}
