@@ -180,3 +180,13 @@ func TestValueWrittenWithoutItsSpace(t *testing.T) {
 		{name: "another's name", statement: "这份规定由运营专员翟宇航起草", ctx: doc, want: 0},
 	})
 }
+
+// TestRowNamedAsAWord: a row named by a letter is not named by the a of
+// "a month".
+func TestRowNamedAsAWord(t *testing.T) {
+	tiers := []string{"| Tier | Monthly price |\n|---|---|\n| A | $19 |\n| B | $49 |\n| C | $99 |"}
+	checkSupport(t, []supportCase{
+		{name: "rows named", statement: "Tier B is $49 a month and tier A $19.", ctx: tiers, want: 1, reason: "cell (A, Monthly price) gives $19"},
+		{name: "letters of words name no row", statement: "The cab fee is $49 a month and the bar fee $19.", ctx: tiers, want: 0, reason: "number conflict"},
+	})
+}

@@ -37,6 +37,9 @@ func SamenessIn(text string) (Sameness, bool) {
 			differ = !differ
 			continue
 		default:
+			if strings.HasSuffix(x, ",") || strings.HasSuffix(x, ";") {
+				differ = false // a negation before the clause says nothing of it
+			}
 			continue
 		}
 		break

@@ -24,3 +24,10 @@ func TestSamenessIn(t *testing.T) {
 		}
 	}
 }
+
+func TestSamenessNegationInItsClause(t *testing.T) {
+	s, ok := SamenessIn("Although it is not large, Ada and Cy were born in the same city.")
+	if !ok || s.Differ || s.A != "Ada" || s.B != "Cy" {
+		t.Errorf("got %+v, %v", s, ok)
+	}
+}
