@@ -190,3 +190,15 @@ func TestRowNamedAsAWord(t *testing.T) {
 		{name: "letters of words name no row", statement: "The cab fee is $49 a month and the bar fee $19.", ctx: tiers, want: 0, reason: "number conflict"},
 	})
 }
+
+// TestNeighbouringBareCell: a row of bare numbers; one number of the next
+// column is the wrong cell, two numbers may be two columns'.
+func TestNeighbouringBareCell(t *testing.T) {
+	fees := []string{"犬类年保费表（单位：元/年）\n\n| 年龄段 | 一线城市 | 二线城市 | 其他城市 |\n|---|---|---|---|\n| 0–3岁 | 688 | 580 | 496 |\n| 4–7岁 | 912 | 768 | 650 |"}
+	channels := []string{"| Package | Total channels | HD channels |\n|---|---|---|\n| Basic | 85 | 20 |\n| Family | 160 | 65 |"}
+	checkSupport(t, []supportCase{
+		{name: "the right cell", statement: "4–7岁的狗在二线城市的年保费是768元。", ctx: fees, want: 1},
+		{name: "the next column's", statement: "4–7岁的狗在二线城市的年保费是912元。", ctx: fees, want: 0, reason: "cell (4–7岁, 二线城市) gives 768"},
+		{name: "two columns' values", statement: "The Family package has 65 channels in HD, out of 160 channels in total.", ctx: channels, want: 1},
+	})
+}

@@ -218,10 +218,13 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		ev := Evidence{Quote: cs.text, From: i, Also: -1, Coverage: 1}
 		// numbers: one of the value's unit with another value
 		bad := ""
-		for _, sq := range st.quants {
+		// A number of the keys names the row ("4–7岁"), not its value.
+		keys := analyze(strings.Join(fc.named, " "))
+		own := slices.DeleteFunc(slices.Clone(st.quants), func(sq quantity) bool { return hasQuantity(keys, sq) })
+		for _, sq := range own {
 			given := hasQuantity(fc.value, sq) || q != nil && hasQuantity(q, sq)
 			if !given && (slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return vq.unit == sq.unit }) ||
-				bareNumber(fc.value) && !recordGives(sents, fc, sq)) && !computed(st, q, sq, sents) && rowCell(st, fc, sq, sents) < 0 {
+				bareNumber(fc.value) && !recordGives(sents, fc, sq, len(own) > 1)) && !computed(st, q, sq, sents) && rowCell(st, fc, sq, sents) < 0 {
 				bad = sq.text
 			}
 		}
@@ -280,10 +283,14 @@ func bareNumber(value *span) bool {
 }
 
 // recordGives: another field of fc's record gives q ("300 requests per
-// minute" beside the named "Monthly API calls").
-func recordGives(sents []*span, fc *fieldCheck, q quantity) bool {
+// minute" beside the named "Monthly API calls"). The next cell of a table's
+// row of bare numbers gives the value of another column, not of another
+// kind: a statement of one number (many is false) that writes it took the
+// wrong column.
+func recordGives(sents []*span, fc *fieldCheck, q quantity, many bool) bool {
 	return slices.ContainsFunc(sents, func(cs *span) bool {
-		return cs.field != nil && cs.field != fc && cs.field.from == fc.from && hasQuantity(cs.field.value, q)
+		o := cs.field
+		return o != nil && o != fc && o.from == fc.from && hasQuantity(o.value, q) && (len(o.named) < 2 || !bareNumber(o.value) || many)
 	})
 }
 
