@@ -50,7 +50,9 @@ The support test (support.go), of one statement against the sentences:
  0. cells and fields: a statement that names a cell's row and column, or a
     field's key (a part of it: 开户行 of 开户行及账号), is checked against
     that value alone. A number of the value's unit with another value (for
-    a bare number, any number no other field of the record gives), or
+    a bare number, any number no other field of the record gives, or the
+    next bare cell of the row when it is the statement's one number;
+    numbers of the keys that name the row are no value), or
     words written in place of the value (建设银行 for 中国银行), are a
     conflict naming the cell or field, unless the same key of another
     record gives the statement's value, or another row the statement names
