@@ -202,3 +202,14 @@ func TestNeighbouringBareCell(t *testing.T) {
 		{name: "two columns' values", statement: "The Family package has 65 channels in HD, out of 160 channels in total.", ctx: channels, want: 1},
 	})
 }
+
+// TestNeighbourInsideTheKey: a Chinese statement writes the value inside
+// the words of the key (由技师X制作 for 制作技师); another field's value
+// there is named.
+func TestNeighbourInsideTheKey(t *testing.T) {
+	order := []string{"工单编号: DL-7734\n医生: 蔡立恒\n修复类型: 全瓷冠（氧化锆）\n制作技师: 庞晓雯\n质检: 龙嘉树"}
+	checkSupport(t, []supportCase{
+		{name: "its own value", statement: "这颗全瓷冠由技师庞晓雯制作。", ctx: order, want: 1},
+		{name: "the doctor's name", statement: "这颗全瓷冠由技师蔡立恒制作。", ctx: order, want: 0, reason: `which field "医生" gives`},
+	})
+}

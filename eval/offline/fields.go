@@ -366,15 +366,17 @@ func rowsSupport(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 }
 
 // neighbourValue is another field of fc's record whose value the statement
-// writes after the words that name fc, and whose key it names less well:
-// "assigned to Tom Becker" of a record whose "Assigned to" is Priya Raman
-// and whose "Previous holder" is Tom Becker.
+// writes after the first word that names fc, and whose key it names less
+// well: "assigned to Tom Becker" of a record whose "Assigned to" is Priya
+// Raman and whose "Previous holder" is Tom Becker; "由技师蔡立恒制作", the
+// value inside the words of "制作技师", where that field is 庞晓雯 and
+// "医生" is 蔡立恒.
 func neighbourValue(st *span, fc *fieldCheck, record []*fieldCheck, pos map[string]int) *fieldCheck {
 	keyAt := -1
 	for _, k := range fc.keys {
 		for _, alt := range k {
 			for _, f := range alt {
-				if p, ok := pos[f]; ok && p > keyAt {
+				if p, ok := pos[f]; ok && (keyAt < 0 || p < keyAt) {
 					keyAt = p
 				}
 			}
