@@ -213,3 +213,14 @@ func TestNeighbourInsideTheKey(t *testing.T) {
 		{name: "the doctor's name", statement: "这颗全瓷冠由技师蔡立恒制作。", ctx: order, want: 0, reason: `which field "医生" gives`},
 	})
 }
+
+// TestDifferenceAlsoGivenElsewhere: a difference the answer works out is
+// no conflict with the cell it names, though a chunk gives the same figure
+// in another role.
+func TestDifferenceAlsoGivenElsewhere(t *testing.T) {
+	ctx := []string{"| 型号 | 零售价 | 保修 |\n|---|---|---|\n| LC-6 | 1,480元 | 2年 |\n| LC-12 | 2,350元 | 3年 |", "保修需在线注册产品序列号；未注册的按1年保修处理。"}
+	ev := Support("LC-12保修3年，比LC-6的保修2年多出一年。", "", ctx)
+	if ev.Detector != "" {
+		t.Errorf("the difference 3年 − 2年 is a %s: %s", ev.Detector, ev.Reason)
+	}
+}

@@ -557,6 +557,12 @@ func sumOf(st, question *span, q quantity, all []*span) (string, bool) {
 			return a, true
 		}
 	}
+	return answerArithmetic(st, question, q, all)
+}
+
+// answerArithmetic is sumOf's total or difference of the answer's
+// quantities.
+func answerArithmetic(st, question *span, q quantity, all []*span) (string, bool) {
 	want, err := strconv.ParseFloat(q.value, 64)
 	if err != nil || q.unit == "" {
 		return "", false
@@ -592,10 +598,14 @@ func sumOf(st, question *span, q quantity, all []*span) (string, bool) {
 	return strings.Join(texts, " "+op+" ") + " = " + q.text, true
 }
 
-// computed: q is no sentence's but the answer's arithmetic on given ones.
+// computed: q is the answer's arithmetic on quantities it writes that the
+// context gives. A figure a sentence gives in another role is computed
+// only as a total or difference ("3年，比2年多出一年" where another clause
+// gives 1年), not as a date moved by a span (2024 of a term's start).
 func computed(st, question *span, q quantity, all []*span) bool {
 	if givenAnywhere(all, q) {
-		return false
+		_, ok := answerArithmetic(st, question, q, all)
+		return ok
 	}
 	_, ok := sumOf(st, question, q, all)
 	return ok
