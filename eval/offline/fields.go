@@ -283,10 +283,8 @@ func bareNumber(value *span) bool {
 }
 
 // recordGives: another field of fc's record gives q ("300 requests per
-// minute" beside the named "Monthly API calls"). The next cell of a table's
-// row of bare numbers gives the value of another column, not of another
-// kind: a statement of one number (many is false) that writes it took the
-// wrong column.
+// minute" beside "Monthly API calls"); but a statement of one number (many
+// false) that writes the next bare cell of a row took the wrong column.
 func recordGives(sents []*span, fc *fieldCheck, q quantity, many bool) bool {
 	return slices.ContainsFunc(sents, func(cs *span) bool {
 		o := cs.field
@@ -367,10 +365,8 @@ func rowsSupport(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 
 // neighbourValue is another field of fc's record whose value the statement
 // writes after the first word that names fc, and whose key it names less
-// well: "assigned to Tom Becker" of a record whose "Assigned to" is Priya
-// Raman and whose "Previous holder" is Tom Becker; "由技师蔡立恒制作", the
-// value inside the words of "制作技师", where that field is 庞晓雯 and
-// "医生" is 蔡立恒.
+// well: "assigned to Tom Becker" where "Assigned to" is Priya Raman and
+// "Previous holder" Tom Becker; "由技师蔡立恒制作" where 制作技师 is 庞晓雯.
 func neighbourValue(st *span, fc *fieldCheck, record []*fieldCheck, pos map[string]int) *fieldCheck {
 	keyAt := -1
 	for _, k := range fc.keys {

@@ -598,10 +598,9 @@ func answerArithmetic(st, question *span, q quantity, all []*span) (string, bool
 	return strings.Join(texts, " "+op+" ") + " = " + q.text, true
 }
 
-// computed: q is the answer's arithmetic on quantities it writes that the
-// context gives. A figure a sentence gives in another role is computed
-// only as a total or difference ("3年，比2年多出一年" where another clause
-// gives 1年), not as a date moved by a span (2024 of a term's start).
+// computed: q is the answer's arithmetic on quantities it writes; one a
+// sentence gives in another role, only as a total or difference ("3年，比2年
+// 多出一年" beside 1年 elsewhere), not as a moved date (a term's start year).
 func computed(st, question *span, q quantity, all []*span) bool {
 	if givenAnywhere(all, q) {
 		_, ok := answerArithmetic(st, question, q, all)
