@@ -329,7 +329,7 @@ func saysOf(cs *span, about map[string]bool) bool {
 // sameVerdict decides a statement that two things have the same value of
 // something, or not (phrase.SamenessIn), by the value the context gives
 // each (Sameness.ValueIn) in a sentence that names the one thing and not
-// the other, or in a chunk about it alone; only when both are found and
+// the other, or in a chunk about it alone (chunksAbout); only when both are found and
 // phrase.SameValues decides.
 func sameVerdict(st *span, sents []*span) (Evidence, bool) {
 	s, ok := phrase.SamenessIn(st.text)
@@ -341,8 +341,9 @@ func sameVerdict(st *span, sents []*span) (Evidence, bool) {
 	var vals [2]string
 	var from [2]int
 	for k := range its {
+		about := chunksAbout(its, k, sents)
 		for i, cs := range sents {
-			if vals[k] == "" && !namesOther(its, k, cs.text, cs) && (its[k].named(cs.text, cs) || chunkAbout(its, k, sents, cs.chunk)) {
+			if vals[k] == "" && !namesOther(its, k, cs.text, cs) && (its[k].named(cs.text, cs) || about[cs.chunk]) {
 				vals[k], from[k] = s.ValueIn(cs.text, skip), i
 			}
 		}
@@ -368,19 +369,20 @@ func sameVerdict(st *span, sents []*span) (Evidence, bool) {
 	return ev.conflict(DetectorName, ev.Reason), true
 }
 
-// chunkAbout: the chunk names the item and no other (a sentence of it
-// that names neither, "设计时速160公里", is about that item).
-func chunkAbout(its []item, k int, sents []*span, chunk uint64) bool {
-	named := false
+// chunksAbout are the chunks that name item k and no other: "设计时速160公里" there is k's.
+func chunksAbout(its []item, k int, sents []*span) map[uint64]bool {
+	out, other := map[uint64]bool{}, map[uint64]bool{}
 	for _, cs := range sents {
-		if cs.chunk == chunk {
-			if namesOther(its, k, cs.text, cs) {
-				return false
-			}
-			named = named || its[k].named(cs.text, cs)
+		if namesOther(its, k, cs.text, cs) {
+			other[cs.chunk] = true
+		} else if its[k].named(cs.text, cs) {
+			out[cs.chunk] = true
 		}
 	}
-	return named
+	for c := range other {
+		delete(out, c)
+	}
+	return out
 }
 
 func superlative(w string) bool {
