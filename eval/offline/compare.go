@@ -133,7 +133,7 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 	if len(its) < 2 {
 		// A comparative ("more", 更高) says which of two; of three rows or
 		// more only a superlative ("most", 最高) names one.
-		if its, vals = rowItems(c, st, sents); len(its) < 2 || len(its) > 2 && !superlative(c.Word) {
+		if its, vals = rowItems(c, st, sents); len(its) < 2 || len(its) > 2 && !c.Superlative {
 			return Evidence{}, false
 		}
 		about = compared(st, q, c, its)
@@ -383,8 +383,4 @@ func chunksAbout(its []item, k int, sents []*span) map[uint64]bool {
 		delete(out, c)
 	}
 	return out
-}
-
-func superlative(w string) bool {
-	return strings.HasSuffix(w, "est") || w == "most" || w == "least" || w == "first" || strings.HasPrefix(w, "最")
 }

@@ -335,20 +335,24 @@ func lastWordAt(text, name string) int {
 // table, each after its row's name, is read against those rows together.
 func rowsSupport(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 	var cells []int
+	var rows []string // the rows the statement's values are in, each read whole once
 	var u *span
 	for _, sq := range st.quants {
 		i := rowCell(st, nil, sq, sents)
 		if i < 0 {
 			return Evidence{}, false
 		}
-		if u == nil {
-			u = sents[i].field.whole
-		} else if !slices.ContainsFunc(cells, func(c int) bool { return sents[c].field.from == sents[i].field.from }) {
-			u = unionSpan(u, sents[i].field.whole)
-		}
 		cells = append(cells, i)
+		if f := sents[i].field; !slices.Contains(rows, f.from) {
+			rows = append(rows, f.from)
+			if u == nil {
+				u = f.whole
+			} else {
+				u = unionSpan(u, f.whole)
+			}
+		}
 	}
-	if u == nil || u == sents[cells[0]].field.whole {
+	if len(rows) < 2 {
 		return Evidence{}, false // one row: the cell test reads it
 	}
 	cov := coverage(st, q, u, useUnis)

@@ -76,25 +76,8 @@ func hanConjuncts(text string) []Conjunct {
 			return nil
 		}
 	}
-	and := -1
-	for i := dou - 1; i > 0; i-- {
-		if rs[i] == '和' || rs[i] == '与' || rs[i] == '及' || rs[i] == '跟' {
-			and = i
-			break
-		}
-		if IsClausePunct(rs[i]) {
-			return nil
-		}
-	}
-	if and < 0 {
-		return nil
-	}
-	start := and
-	for start > 0 && !IsClausePunct(rs[start-1]) && !strings.ContainsRune("：:，,、 ", rs[start-1]) {
-		start--
-	}
-	// "是的，甲和乙都..." opens after the comma: the name is what is left.
-	if and-start < 1 || dou-and-1 < 1 || dou+1 >= len(rs) {
+	start, and, ok := hanPair(rs, dou)
+	if !ok || dou+1 >= len(rs) {
 		return nil
 	}
 	head, pred := string(rs[:start]), string(rs[dou+1:])
@@ -102,12 +85,34 @@ func hanConjuncts(text string) []Conjunct {
 	return []Conjunct{{head + a + pred, a}, {head + b + pred, b}}
 }
 
+// hanPair finds the two names coordinated by 和 (与, 及, 跟) before rs[end]
+// in its clause: rs[start:and] and rs[and+1:end]. "是的，甲和乙都..." opens
+// after the comma: the first name is what is left.
+func hanPair(rs []rune, end int) (start, and int, ok bool) {
+	and = -1
+	for i := end - 1; i > 0 && and < 0; i-- {
+		if strings.ContainsRune("和与及跟", rs[i]) {
+			and = i
+		} else if IsClausePunct(rs[i]) {
+			return 0, 0, false
+		}
+	}
+	if and < 0 {
+		return 0, 0, false
+	}
+	start = and
+	for start > 0 && !IsClausePunct(rs[start-1]) && !strings.ContainsRune("：:，,、 ", rs[start-1]) {
+		start--
+	}
+	return start, and, and-start >= 1 && end-and-1 >= 1
+}
+
 // BothAs is the statement with its "both" ("both cocktails", "both of
 // them", "Both were ...") replaced by "a and b"; the statement as it is
 // when it has no such "both".
 func BothAs(statement, a, b string) string {
 	w := strings.Fields(statement)
-	at := slices.IndexFunc(w, func(x string) bool { return strings.EqualFold(TrimWord(x), "both") })
+	at := indexWord(w, "both")
 	if at < 0 || at+1 >= len(w) || EndsInPunct(w[at]) {
 		return statement
 	}

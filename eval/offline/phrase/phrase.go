@@ -195,9 +195,10 @@ func GapPart(question string) string {
 // Comparison is what a comparative or superlative word says
 // (words/comparatives.txt).
 type Comparison struct {
-	Word string
-	Max  bool // the largest (latest) is meant
-	Time bool // points in time: years first
+	Word        string
+	Max         bool // the largest (latest) is meant
+	Time        bool // points in time: years first
+	Superlative bool // names one of many (most, 最高), not one of two (more, 更高)
 }
 
 var comparatives = words.Map("comparatives")
@@ -224,7 +225,8 @@ func ComparisonIn(text string) (Comparison, bool) {
 
 func comparisonOf(w string) Comparison {
 	kind := comparatives[w]
-	return Comparison{Word: w, Max: strings.HasPrefix(kind, "max"), Time: strings.HasSuffix(kind, "-time")}
+	return Comparison{Word: w, Max: strings.HasPrefix(kind, "max"), Time: strings.HasSuffix(kind, "-time"),
+		Superlative: strings.HasSuffix(w, "est") || w == "most" || w == "least" || w == "first" || strings.HasPrefix(w, "最")}
 }
 
 func findComparison(text string) (Comparison, bool) {

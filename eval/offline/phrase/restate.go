@@ -79,20 +79,29 @@ var copulas = map[string]bool{"is": true, "was": true, "are": true, "were": true
 // Halcyon Pictures"; "Museum" of "the Adams Museum" is a name's word, no
 // relation), other than the words skip holds; "" when there is none.
 func TiedBy(sentence, stem string, number bool, skip func(word string) bool) string {
+	if words, at := tiedAt(sentence, stem, number, skip); at >= 0 {
+		return TrimWord(words[at])
+	}
+	return ""
+}
+
+// tiedAt is TiedBy's word: the sentence's words and its index; -1 when
+// there is none.
+func tiedAt(sentence, stem string, number bool, skip func(word string) bool) ([]string, int) {
 	words := strings.Fields(sentence)
 	for i, w := range words {
 		if t := TrimWord(w); t == "" || Capitalised(t) || norm.Stem(strings.ToLower(t)) != stem {
 			continue
 		}
-		for _, x := range words[i+1 : min(i+6, len(words))] {
-			t := TrimWord(x)
+		for j := i + 1; j < min(i+6, len(words)); j++ {
+			t := TrimWord(words[j])
 			if t == "" || skip(t) {
 				continue
 			}
 			if number && strings.IndexFunc(t, unicode.IsDigit) >= 0 || !number && Capitalised(t) && !EnglishStop[strings.ToLower(t)] {
-				return t
+				return words, j
 			}
 		}
 	}
-	return ""
+	return words, -1
 }

@@ -3,7 +3,6 @@ package phrase
 import (
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 )
@@ -68,6 +67,7 @@ func SamenessIn(text string) (Sameness, bool) {
 	return s, true
 }
 
+// indexWord is where w first writes word, case and punctuation aside; -1 when it does not.
 func indexWord(w []string, word string) int {
 	for i, x := range w {
 		if strings.EqualFold(TrimWord(x), word) {
@@ -115,25 +115,22 @@ func nameBefore(w []string, at int) string {
 	return ""
 }
 
-// TiedRun is the name (or, for a year, the number) a sentence ties by the
+// tiedRun is the name (or, for a year, the number) a sentence ties by the
 // relation word: TiedBy's, written whole ("New York", not "New"), with the
 // name after its comma ("Sligo, Ireland").
-func TiedRun(sentence, stem string, year bool, skip func(word string) bool) string {
-	first := TiedBy(sentence, stem, year, skip)
-	if first == "" || year {
-		return first
+func tiedRun(sentence, stem string, year bool, skip func(word string) bool) string {
+	w, i := tiedAt(sentence, stem, year, skip)
+	if i < 0 {
+		return ""
 	}
-	w := strings.Fields(sentence)
-	for i, x := range w {
-		if TrimWord(x) == first && !skip(first) {
-			end := NameEnd(w, i)
-			if end < len(w) && strings.HasSuffix(w[end-1], ",") && Capitalised(w[end]) {
-				end = NameEnd(w, end) // "Sligo, Ireland": the place and where it is
-			}
-			return trimName(w[i:end])
-		}
+	if year {
+		return TrimWord(w[i])
 	}
-	return first
+	end := NameEnd(w, i)
+	if end < len(w) && strings.HasSuffix(w[end-1], ",") && Capitalised(w[end]) {
+		end = NameEnd(w, end) // "Sligo, Ireland": the place and where it is
+	}
+	return trimName(w[i:end])
 }
 
 // hanSameness: "甲和乙的K相同", "甲与乙的K不同", "…不一样".
@@ -160,29 +157,16 @@ func hanSameness(text string) (Sameness, bool) {
 		return Sameness{}, false
 	}
 	of := strings.TrimRight(string(rs[de+1:at]), "都也并均是")
-	and := -1
-	for i := de - 1; i > 0; i-- {
-		if strings.ContainsRune("和与跟及", rs[i]) {
-			and = i
-			break
-		}
-	}
-	if and < 0 || of == "" {
+	start, and, ok := hanPair(rs, de)
+	if !ok || of == "" {
 		return Sameness{}, false
-	}
-	start := and
-	for start > 0 && !IsClausePunct(rs[start-1]) && !unicode.IsSpace(rs[start-1]) {
-		start--
 	}
 	a, b := string(rs[start:and]), string(rs[and+1:de])
-	if a == "" || b == "" {
-		return Sameness{}, false
-	}
 	return Sameness{A: a, B: b, Of: of, Differ: differ, Year: of == "年份" || of == "年"}, true
 }
 
-// Clause is the text up to its first clause punctuation.
-func Clause(s string) string {
+// clause is the text up to its first clause punctuation.
+func clause(s string) string {
 	if i := strings.IndexFunc(s, IsClausePunct); i >= 0 {
 		return s[:i]
 	}
@@ -196,12 +180,15 @@ func Clause(s string) string {
 func (s Sameness) ValueIn(sentence string, skip func(word string) bool) string {
 	if containsHan(s.Of) {
 		if j := strings.Index(sentence, s.Of); j >= 0 {
-			return strings.TrimLeft(Clause(sentence[j+len(s.Of):]), "同均也都为是在：: ")
+			return strings.TrimLeft(clause(sentence[j+len(s.Of):]), "同均也都为是在：: ")
 		}
 		return ""
 	}
 	for _, rel := range []string{s.Rel, norm.Stem(s.Of)} {
-		if v := TiedRun(sentence, rel, s.Year, skip); rel != "" && v != "" {
+		if rel == "" {
+			continue
+		}
+		if v := tiedRun(sentence, rel, s.Year, skip); v != "" {
 			return v
 		}
 	}
