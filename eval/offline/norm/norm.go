@@ -68,9 +68,31 @@ var sameQuantities = func() *strings.Replacer {
 // "下午5点", "上午9点半".
 var clockTime = regexp.MustCompile(`(?i)\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?(?:\W|$)|(上午|早上|中午|下午|晚上)(\d{1,2})[点时](?:(\d{1,2})分|(半))?`)
 
+// gluedRange is a date range whose dash was lost when the text was
+// extracted ("26 September 188926 May 1976"): the year and the next
+// date's day run together.
+var gluedRange = regexp.MustCompile(`\b(` + monthPattern + ` \d{4})(\d{1,2} ` + monthPattern + `)`)
+
+// digitRun reports whether t writes n digits or more in a row.
+func digitRun(t string, n int) bool {
+	run := 0
+	for i := 0; i < len(t); i++ {
+		if !isDigitByte(t[i]) {
+			run = 0
+		} else if run++; run >= n {
+			return true
+		}
+	}
+	return false
+}
+
 // Quantities rewrites quantities written as words and times of day by the
-// 12-hour clock as the number they are (半年 -> 6个月, "5 pm" -> 17:00).
+// 12-hour clock as the number they are (半年 -> 6个月, "5 pm" -> 17:00), and
+// parts a date range run together (gluedRange).
 func Quantities(t string) string {
+	if digitRun(t, 5) {
+		t = gluedRange.ReplaceAllString(t, "$1 – $3")
+	}
 	if strings.Contains(t, "半") || strings.Contains(t, "fortnight") || strings.Contains(t, "half") {
 		t = sameQuantities.Replace(t)
 	}
