@@ -164,11 +164,12 @@ Restatements (restate.go). A statement that restates a wh-question around
 its answer ("The CEO of X in 2021 is A.") that fails on coverage or names is
 tested once more on what it adds: its residual ("A"), as a short answer, in
 a sentence that names one of the question's things, or is linked to one
-that does in at most two hops: a prose sentence that opens on no name
-after its neighbour ("Mount Quay Circuit is a track. The 6.2 km long track
-..."; a table's next row is no hop), a sentence that opens on a name the
-other writes, or two that write one name of two or more words (first and
-last word suffice). A name of one word two sentences share links nothing.
+that does in at most two hops, each between a sentence that opens on a
+name and one that writes it, or two that write one name of two or more
+words (first and last word suffice; one word shared links nothing). A
+sentence brings its paragraph's run: the prose sentence that opens on a
+name and those after it that open on none ("Mount Quay Circuit is a track.
+The 6.2 km long track ..."; a table's next row is another's).
 A residual found in a sentence without the word that ties it to the
 statement ("distributed" of "... distributed by A", read in "produced by
 A") is in another role when a linked sentence ties another name by it

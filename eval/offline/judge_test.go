@@ -417,10 +417,11 @@ func TestReferenceFoundInPart(t *testing.T) {
 	}
 	// Its words spread over the chunks, each of its names and numbers given
 	// by them or the question: found in part, though the judge does not
-	// follow the hall to its architect; a name or number given nowhere, or
+	// follow the hall to its architect (named by her surname alone); a name
+	// or number given nowhere, or
 	// words the contexts mostly lack: not.
 	spread := []string{
-		"The Marlow Concert Hall is a 2,000-seat venue on the river front of Ostby. Building work started in 1985 after a competition judged by a panel of three. The chosen design came from Ilse Varga, whose glass facade was meant to recall frozen water. The hall opened in 1990.",
+		"The Marlow Concert Hall is a 2,000-seat venue on the river front of Ostby. Building work started in 1985 after a competition judged by a panel of three. The chosen design came from Varga, whose glass facade was meant to recall frozen water. The hall opened in 1990.",
 		"Ilse Varga (1945-2012) was a modernist architect. She was born in Tressa and trained at the academy in Ludow before opening her own office in Ostby in 1975.",
 	}
 	for _, c := range []struct {

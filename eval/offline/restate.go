@@ -174,24 +174,34 @@ func aboutAny(cs *span, feats []string) bool {
 }
 
 // linked are the sentences about the premise and those reached from them
-// in at most linkHops hops, each between two sentences about one thing:
-// prose neighbours when the later opens on no name (sameThing: "Mount
-// Quay Circuit is a track. The 6.2 km long track is ..."; the row of a
-// table after G8's is another grade's), or two that name one thing
-// (phrase.Links). At most maxLinkPairs pairs are compared: a long context
-// costs no more than a linear pass.
+// in at most linkHops hops between two that name one thing (phrase.Links),
+// each with its paragraph's run: the prose sentence that opens on a name
+// (or its chunk's first) and those after it that open on none ("Quay
+// Circuit is a track. The 6.2 km track is ..."; a table's next row is
+// another's). At most maxLinkPairs pairs are compared.
 func linked(sents []*span, premise []string) map[*span]bool {
-	reached := map[*span]bool{}
-	var frontier []*span
-	for _, b := range sents {
-		if aboutAny(b, premise) {
-			reached[b] = true
-			frontier = append(frontier, b)
-		}
-	}
 	mentions := make(map[*span]phrase.Mentions, len(sents))
 	for _, sp := range sents {
 		mentions[sp] = phrase.MentionsOf(sp.text)
+	}
+	reached := map[*span]bool{}
+	reach := func(c *span, to []*span) []*span {
+		for c.prose && c.prev != nil && !mentions[c].OpensOnName() {
+			c = c.prev
+		}
+		for d := c; d != nil && (d == c || d.prose && !mentions[d].OpensOnName()); d = d.next {
+			if !reached[d] {
+				reached[d] = true
+				to = append(to, d)
+			}
+		}
+		return to
+	}
+	var frontier []*span
+	for _, b := range sents {
+		if aboutAny(b, premise) {
+			frontier = reach(b, frontier)
+		}
 	}
 	budget := maxLinkPairs
 	for hop := 0; hop < linkHops && len(frontier) > 0; hop++ {
@@ -204,9 +214,8 @@ func linked(sents []*span, premise []string) map[*span]bool {
 				if budget--; budget < 0 {
 					return reached
 				}
-				if sameThing(b, c, mentions[b], mentions[c], hop == 0) {
-					reached[c] = true
-					next = append(next, c)
+				if phrase.Links(mentions[b], mentions[c]) {
+					next = reach(c, next)
 				}
 			}
 		}
@@ -219,13 +228,3 @@ const (
 	linkHops     = 2    // from the premise's sentence to the answer's
 	maxLinkPairs = 4096 // pairs of sentences linked compares
 )
-
-// sameThing reports whether two sentences, with their mentions, are one
-// hop apart (linked). A prose sentence that opens on no name goes on about
-// its earlier neighbour when that one is about the premise or opens on a
-// name; after a sentence about something else ("The crew was small. It
-// is ...") it may be about that.
-func sameThing(b, c *span, bm, cm phrase.Mentions, premise bool) bool {
-	goesOn := func(x, y phrase.Mentions) bool { return (premise || x.OpensOnName()) && !y.OpensOnName() }
-	return b.prose && (b.next == c && goesOn(bm, cm) || c.next == b && goesOn(cm, bm)) || phrase.Links(bm, cm)
-}
