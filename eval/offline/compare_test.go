@@ -91,6 +91,11 @@ func TestRoles(t *testing.T) {
 		{"amounts with separators", "What do testers get?", "Testers get $2,000.", []string{"Analysts get $2,000, testers get $2,500."}, 0},
 		{"amounts with separators right", "What do testers get?", "Testers get 2,500 yuan.", []string{"Analysts get 2,000 yuan and testers get 2,500 yuan."}, 1},
 		{"a year-like sum of money", "What do testers get?", "Testers get 2,000 yuan.", []string{"Analysts get 2,000 yuan and testers get 2,500 yuan."}, 0},
+		// A party described before its name is named by its name.
+		{"a described party", "Who designed the Quay Bridge?", "The Quay Bridge was designed by Bo Chen.",
+			[]string{"The Quay Bridge was designed by the engineer Ann Lee and built by the contractor Bo Chen."}, 0},
+		{"a described party right", "Who designed the Quay Bridge?", "The Quay Bridge was designed by Ann Lee.",
+			[]string{"The Quay Bridge was designed by the engineer Ann Lee and built by the contractor Bo Chen."}, 1},
 		{"a quantity is no party", "Who approved the fee?", "The fee was approved by the CEO.", []string{"The fee was reduced by 10% and approved by the board."}, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -56,7 +56,8 @@ func roleConflict(st, q, cs *span) (string, bool) {
 	return "", false
 }
 
-// partyNamed: the statement names one of the binding's parties whole.
+// partyNamed: the statement names one of the binding's parties whole (by
+// its name's words: "the contractor Bo Chen" by Bo Chen).
 func partyNamed(st *span, r phrase.Role) bool {
 	for _, p := range r.Parties {
 		if containsHan(p) {
@@ -68,7 +69,7 @@ func partyNamed(st *span, r phrase.Role) bool {
 		all, words := true, 0 // a party of no words ("by 5%") names no one
 		for _, w := range strings.Fields(p) {
 			lw := strings.ToLower(w)
-			if englishStop[lw] || !unicode.IsLetter([]rune(lw)[0]) {
+			if englishStop[lw] || !unicode.IsLetter([]rune(lw)[0]) || !phrase.Capitalised(w) && strings.ContainsFunc(p, unicode.IsUpper) {
 				continue
 			}
 			words++
