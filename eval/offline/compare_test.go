@@ -27,6 +27,8 @@ func TestComparisons(t *testing.T) {
 			[]string{"Ann Lee (12 March 1911 – 18 May 1996) was a poet.", "Bo Chen (born June 2, 1953) is a philosopher."}, 0, "Ann Lee has it"},
 		{"a date range whose dash was lost", "Who was born first, Ann Lee or Bo Chen?", "Bo Chen was born first.",
 			[]string{"Ann Lee (12 March 191118 May 1996) was a poet.", "Bo Chen (born June 2, 1953) is a philosopher."}, 0, "Ann Lee 1911"},
+		{"a value in the sentence after the name", "Which was founded first, Quay Rovers or Harbour Town F.C.?", "Harbour Town F.C. was founded first.",
+			[]string{"Quay Rovers is a club in Dover. It was founded in 1891.", "Harbour Town F.C. is a club in Kent. The club was formed in 1884."}, 1, "Harbour Town F.C. is the first"},
 		{"one clause per item", "Do analysts or testers get more leave?", "Testers have more annual leave.",
 			[]string{"Annual leave: analysts 20 days, testers 25 days."}, 1, "testers 25 days"},
 		{"chinese alternatives", "甲方案和乙方案，哪个费用更低？", "乙方案的费用更低。",

@@ -732,14 +732,13 @@ func setReferent(sp *span) {
 	}
 }
 
+var nameSplitter = strings.NewReplacer(".", " ", "-", " ") // as the analysis reads "F.C.": f, c
 // wordFeats are the "w:" features of a name's words, stop words left out.
 func wordFeats(name string) map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(name) {
-		if lw := strings.ToLower(w); !englishStop[lw] {
-			if f := norm.Stem(lw); f != "" {
-				m["w:"+f] = true
-			}
+	for _, lw := range strings.Fields(nameSplitter.Replace(strings.ToLower(name))) {
+		if f := norm.Stem(lw); !englishStop[lw] && f != "" {
+			m["w:"+f] = true
 		}
 	}
 	return m
