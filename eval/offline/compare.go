@@ -64,7 +64,7 @@ type value struct {
 
 func itemValue(c comparison, its []item, k int, sents []*span, about map[string]bool) (value, bool) {
 	for i, cs := range sents {
-		if !its[k].named(cs.text, cs) || !c.Time && !saysOf(cs, about) {
+		if !ofItem(its, k, cs) || !c.Time && !saysOf(cs, about) {
 			continue
 		}
 		pieces := []*span{cs}
@@ -84,6 +84,16 @@ func itemValue(c comparison, its []item, k int, sents []*span, about map[string]
 		}
 	}
 	return value{}, false
+}
+
+// ofItem: the sentence names item k, or names none and goes on about a
+// sentence that names k alone ("Orla Air is an airline. The company was
+// founded in 1976.": runHead).
+func ofItem(its []item, k int, cs *span) bool {
+	if h := runHead(cs); h != cs && !slices.ContainsFunc(its, func(it item) bool { return it.named(cs.text, cs) }) {
+		return its[k].named(h.text, h) && !namesOther(its, k, h.text, h)
+	}
+	return its[k].named(cs.text, cs)
 }
 
 func namesOther(its []item, k int, text string, sp *span) bool {

@@ -1,7 +1,6 @@
 package offline
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -428,7 +427,7 @@ func (n *neighbours) of(st *span, fc *fieldCheck, sents []*span) *fieldCheck {
 				n.records[cs.field.from] = append(n.records[cs.field.from], cs.field)
 			}
 		}
-		n.pos = featPositions(st.text)
+		n.pos = lex.FeaturePositions(st.text)
 	}
 	key := fc.from + "\x00" + fc.label
 	if g, ok := n.done[key]; ok {
@@ -437,38 +436,6 @@ func (n *neighbours) of(st *span, fc *fieldCheck, sents []*span) *fieldCheck {
 	g := neighbourValue(st, fc, n.records[fc.from], n.pos)
 	n.done[key] = g
 	return g
-}
-
-// featPositions are the byte offsets in text of the first place of each of
-// its features.
-func featPositions(text string) map[string]int {
-	out := map[string]int{}
-	put := func(f string, at int) {
-		if _, ok := out[f]; !ok {
-			out[f] = at
-		}
-	}
-	lower, from := strings.ToLower(text), 0
-	for _, l := range lex.Lexemes(text) {
-		at := strings.Index(lower[from:], strings.ToLower(cmp.Or(l.Orig, l.Text)))
-		if at < 0 {
-			continue
-		}
-		at += from
-		from = at + len(l.Text)
-		switch l.Kind {
-		case 'w':
-			put("w:"+norm.Stem(l.Text), at)
-		case 'n':
-			put("n:"+norm.Number(l.Text), at)
-		case 'h':
-			rs := []rune(l.Text)
-			for k := 0; k+1 < len(rs); k++ {
-				put("h:"+string(rs[k:k+2]), at+len(string(rs[:k])))
-			}
-		}
-	}
-	return out
 }
 
 // valueChanges are the words and Han characters in or beside the stretch

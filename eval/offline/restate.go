@@ -185,10 +185,8 @@ func linked(sents []*span, premise []string) map[*span]bool {
 	}
 	reached := map[*span]bool{}
 	reach := func(c *span, to []*span) []*span {
-		for c.prose && c.prev != nil && !mentions[c].OpensOnName() {
-			c = c.prev
-		}
-		for d := c; d != nil && (d == c || d.prose && !mentions[d].OpensOnName()); d = d.next {
+		head := runHead(c)
+		for d := head; d != nil && (d == head || d.prose && !mentions[d].OpensOnName()); d = d.next {
 			if !reached[d] {
 				reached[d] = true
 				to = append(to, d)
@@ -221,6 +219,14 @@ func linked(sents []*span, premise []string) map[*span]bool {
 		frontier = next
 	}
 	return reached
+}
+
+// runHead is the sentence that opens a prose sentence's run (linked).
+func runHead(c *span) *span {
+	for c.prose && c.prev != nil && !phrase.MentionsOf(c.text).OpensOnName() {
+		c = c.prev
+	}
+	return c
 }
 
 const (

@@ -4,6 +4,7 @@
 package lex
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -117,4 +118,37 @@ func RuneAt(s string, i int, class func(rune) bool) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
 	return class(r)
+}
+
+// FeaturePositions are the byte offsets in text of the first place of each of
+// its features, named as the offline judge names them (w: stems, n:
+// numbers, h: Chinese bigrams).
+func FeaturePositions(text string) map[string]int {
+	out := map[string]int{}
+	put := func(f string, at int) {
+		if _, ok := out[f]; !ok {
+			out[f] = at
+		}
+	}
+	lower, from := strings.ToLower(text), 0
+	for _, l := range Lexemes(text) {
+		at := strings.Index(lower[from:], strings.ToLower(cmp.Or(l.Orig, l.Text)))
+		if at < 0 {
+			continue
+		}
+		at += from
+		from = at + len(l.Text)
+		switch l.Kind {
+		case 'w':
+			put("w:"+norm.Stem(l.Text), at)
+		case 'n':
+			put("n:"+norm.Number(l.Text), at)
+		case 'h':
+			rs := []rune(l.Text)
+			for k := 0; k+1 < len(rs); k++ {
+				put("h:"+string(rs[k:k+2]), at+len(string(rs[:k])))
+			}
+		}
+	}
+	return out
 }

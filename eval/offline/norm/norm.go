@@ -240,8 +240,9 @@ func Numerals(t string) string {
 				next = rs[j]
 			}
 			// 千克, 千米, 千瓦: a unit's 千 after a numeral it cannot
-			// multiply (三十千克 is 30千克, not 1030克; 五千米 stays 5000米).
-			if j-i > 2 && rs[j-1] == '千' && (rs[j-2] == '十' || rs[j-2] == '百') && strings.ContainsRune(kiloUnits, next) {
+			// multiply (三十千克 is 30千克, not 1030克; 二百万千瓦 is 2000000千瓦;
+			// 五千米 stays 5000米).
+			if j-i > 2 && rs[j-1] == '千' && strings.ContainsRune("十百万亿", rs[j-2]) && strings.ContainsRune(kiloUnits, next) {
 				j--
 				next = '千'
 			}

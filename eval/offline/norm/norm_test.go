@@ -27,6 +27,8 @@ func TestRewrites(t *testing.T) {
 			"三十千克":    "30千克",
 			"二十千米":    "20千米",
 			"五千米":     "5000米",
+			"二百万千瓦":   "2000000千瓦",
+			"一百二十万千瓦": "1200000千瓦",
 		}},
 		{"EnglishNumbers", EnglishNumbers, map[string]string{
 			"within twenty-four hours":   "within 24 hours",
