@@ -232,17 +232,17 @@ func firstMention(text string, it item) int {
 }
 
 // onlyNames: an answer that says no more than its item (and the question's
-// words): it is read as the question's comparison.
+// words): it is read as the question's comparison. The item is cut out
+// first, so no Chinese bigram spans its edge (技成 of 砺石科技成立).
 func onlyNames(st, q *span, it item) bool {
-	itemFeats := analyze(it.text).feats
-	itemUnis := analyze(it.text).unis
-	for f := range st.feats {
-		if !itemFeats[f] && !q.feats[f] && !st.common[f] {
+	rest, itemFeats := analyze(strings.ReplaceAll(st.text, it.text, "，")), analyze(it.text).feats
+	for f := range rest.feats {
+		if !itemFeats[f] && !q.feats[f] && !rest.common[f] {
 			return false
 		}
 	}
-	for f := range st.unis {
-		if !itemUnis[f] && !q.unis[f] {
+	for f := range rest.unis {
+		if !q.unis[f] {
 			return false
 		}
 	}

@@ -37,6 +37,12 @@ func TestComparisons(t *testing.T) {
 			[]string{"Annual leave: analysts 20 days, testers 25 days."}, 1, "testers 25 days"},
 		{"chinese alternatives", "甲方案和乙方案，哪个费用更低？", "乙方案的费用更低。",
 			[]string{"甲方案费用为每年3000元。", "乙方案费用为每年2000元。"}, 1, "乙方案"},
+		// The item is cut out before the rest is read: 技成 of 乙科技成立 is no
+		// word of the statement's own.
+		{"chinese answer that only names its item", "甲软件和乙科技哪家公司成立得更早？", "乙科技成立得更早。",
+			[]string{"甲软件是一家教育软件公司。公司由张三于2010年创立。", "乙科技是一家工业软件企业。公司由李四于2007年共同创办。"}, 1, "乙科技 2007"},
+		{"chinese age is a point in time", "王一和赵二谁的年纪更大？", "赵二的年纪更大。",
+			[]string{"王一，1958年生于上海，作家。", "赵二，1955年生于长沙，小说家。"}, 1, "赵二 1955"},
 		{"table superlative", "哪个区域的销售额最高？", "华南区的销售额最高。",
 			[]string{"| 区域 | 销售额 |\n|---|---|\n| 华东区 | 120万元 |\n| 华南区 | 150万元 |\n| 华北区 | 90万元 |"}, 1, "华南区"},
 		{"table superlative wrong", "哪个区域的销售额最高？", "华东区的销售额最高。",
