@@ -46,6 +46,12 @@ func TestBothStandsForTheQuestionsTwo(t *testing.T) {
 			t.Errorf("%q against %q: %v, want %v", tt.answer, tt.ctx[1], got, tt.want)
 		}
 	}
+	// A name with a lowercase word and "and" in it ("Gin and tonic") is
+	// one where a sentence writes it whole.
+	drinks := []string{"A gin and tonic is a highball cocktail made with gin and tonic water.", "The paloma is a tequila-based cocktail."}
+	if got, _ := Faithfulness("Are Gin and tonic and Paloma both cocktails based on tequila?", "Yes, both cocktails are tequila-based.", drinks); got != 0 {
+		t.Errorf("both cocktails tequila-based scored %v, want 0: the gin and tonic is not", got)
+	}
 	if got := bothOf("Both ships were built in Kent.", "Which ships were built in Kent?", spansOf(ctx)); got != "Both ships were built in Kent." {
 		t.Errorf("a question without two names changed the statement to %q", got)
 	}

@@ -34,7 +34,7 @@ func Conjuncts(text string, written func(stems []string) bool) []Conjunct {
 		if w[i] != "and" || EndsInPunct(w[i-1]) {
 			continue
 		}
-		ls := NameStart(w, i)
+		ls := writtenStart(w, NameStart(w, i), i, written)
 		re := writtenEnd(w, i+1, NameEnd(w, i+1), written)
 		if ls == i || re == i+1 || re >= len(w) {
 			continue
@@ -50,6 +50,18 @@ func Conjuncts(text string, written func(stems []string) bool) []Conjunct {
 		return []Conjunct{{a, strings.Join(w[ls:i], " ")}, {b, strings.Join(w[i+1:re], " ")}}
 	}
 	return nil
+}
+
+// writtenStart: a name before "and" that ends in a lowercase word ("Gin and
+// tonic and Paloma") starts at the capitalised word whose run to it a
+// sentence writes together; from when it has a start of its own.
+func writtenStart(w []string, from, to int, written func([]string) bool) int {
+	for k := max(0, to-4); from == to && k < to-1; k++ {
+		if Capitalised(TrimWord(w[k])) && written(Stems(strings.Join(w[k:to], " "))) {
+			return k
+		}
+	}
+	return from
 }
 
 // writtenEnd shortens the name w[from:end] to the longest run of its words
