@@ -162,6 +162,9 @@ func TestSameValue(t *testing.T) {
 		{"a year tied by the verb", "The Harbour Kestrels and the Dunmore Giants were founded in the same year.", leagues, 0, "1921"},
 		{"different places", "Ada Brook and Cy Dunn were not born in the same city.", towns, 1, "Turin, Italy"},
 		{"a shared country decides no same country", "Ada Brook and Ben Ashe were born in the same country.", towns, -1, ""},
+		// Founded, formed, established and started are one relation.
+		{"another verb of founding", "Quay Pizza and Harbour Pie were not founded in the same state.",
+			[]string{"Quay Pizza is a restaurant chain founded in Arizona in 1997.", "Harbour Pie is a pizza chain that was started in Athens, Georgia in 2008."}, 1, "Athens, Georgia"},
 		{"zh quantities differ", "北岭铁路和南屏铁路的设计时速相同。", speeds, 0, "160公里"},
 		{"zh places differ", "疾风车队和红岩车队的注册地不相同。", seats, 1, "海南"},
 		{"zh the same, wrongly", "疾风车队和红岩车队的注册地相同。", seats, 0, "重庆"},

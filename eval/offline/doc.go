@@ -156,7 +156,8 @@ Basic $1500, Plus $500: Plus has it"). A statement that two things have
 the same value of something, or not ("A and B were born in the same city",
 "A ... the same firm as B", "甲和乙的注册地不相同"), is decided by the value
 the context gives each, in a sentence or chunk about it alone: the name or
-year after the statement's own verb ("born in Sligo, Ireland"), else after
+year after the statement's own verb ("born in Sligo, Ireland"; founded,
+formed and started are one: words/same_relations.txt), else after
 what has the value ("the family Araceae", 注册地为海南). Values are the same
 when their first names are written alike and differ when they share no
 word; "Lyon, France" and "Paris, France" decide nothing.

@@ -1,12 +1,14 @@
 package phrase
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
+	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
 // Presupposes reports whether a question takes its content as given (a
@@ -71,6 +73,13 @@ func RelationWord(text, residual string) string {
 	return ""
 }
 
+// sameRelations are verbs that tie a value in one way (words/same_relations.txt).
+var sameRelations = words.Map("same_relations")
+
+// sameRelation is the stem a relation word is read as: founded, formed and
+// established are one.
+func sameRelation(stem string) string { return cmp.Or(sameRelations[stem], stem) }
+
 var copulas = map[string]bool{"is": true, "was": true, "are": true, "were": true}
 
 // TiedBy returns the first word of what a sentence ties by the relation
@@ -90,7 +99,7 @@ func TiedBy(sentence, stem string, number bool, skip func(word string) bool) str
 func tiedAt(sentence, stem string, number bool, skip func(word string) bool) ([]string, int) {
 	words := strings.Fields(sentence)
 	for i, w := range words {
-		if t := TrimWord(w); t == "" || Capitalised(t) || norm.Stem(strings.ToLower(t)) != stem {
+		if t := TrimWord(w); t == "" || Capitalised(t) || sameRelation(norm.Stem(strings.ToLower(t))) != sameRelation(stem) {
 			continue
 		}
 		for j := i + 1; j < min(i+6, len(words)); j++ {
