@@ -182,6 +182,22 @@ func TestSameValue(t *testing.T) {
 	}
 }
 
+// TestTiedValue: a statement that ties a name to its subject by a word
+// ("belongs to the family X") is contradicted by a sentence about the
+// subject that ties another name by that word, and a denial of it is backed.
+func TestTiedValue(t *testing.T) {
+	plants := []string{"Quayberries are shrubs in the genus Quaya of the rose family Rosaceae.", "Harbourwort is a genus of flowering plants belonging to the family Fabaceae."}
+	checkSupport(t, []supportCase{
+		{name: "another family", statement: "Harbourwort belongs to the rose family Rosaceae.", ctx: plants, want: 0, reason: "context ties Fabaceae"},
+		{name: "the same family", statement: "Harbourwort belongs to the family Fabaceae.", ctx: plants, want: 1},
+		{name: "a sentence that writes both", statement: "Harbourwort was once placed in the family Rosaceae.",
+			ctx: []string{"Harbourwort, once placed in the family Rosaceae, is now in the family Fabaceae."}, want: 1},
+	})
+	if got, _ := Faithfulness("Do both Quayberries and Harbourwort belong to the rose family Rosaceae?", "No.", plants); got != 1 {
+		t.Errorf("a denial the context backs for one name scored %v, want 1", got)
+	}
+}
+
 // TestTwoRowsOfATable: a statement that gives two rows' values, each after
 // its row's name, is read against both rows; the values swapped are a
 // conflict.

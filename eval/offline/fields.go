@@ -5,11 +5,10 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval/offline/lex"
 	"github.com/ragscope/ragscope/eval/offline/norm"
+	"github.com/ragscope/ragscope/eval/offline/phrase"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/eval/offline/records"
 	"github.com/ragscope/ragscope/eval/offline/words"
@@ -298,7 +297,7 @@ func recordGives(sents []*span, fc *fieldCheck, q quantity, many bool) bool {
 func rowCell(st *span, fc *fieldCheck, q quantity, sents []*span) int {
 	text := strings.ToLower(st.text)
 	at := strings.Index(text, strings.ToLower(q.text))
-	rowAt := func(o *fieldCheck) int { return lastWordAt(text[:max(at, 0)], strings.ToLower(o.named[0])) }
+	rowAt := func(o *fieldCheck) int { return phrase.LastWordAt(text[:max(at, 0)], strings.ToLower(o.named[0])) }
 	return slices.IndexFunc(sents, func(cs *span) bool {
 		o := cs.field
 		if o == nil || len(o.named) < 2 || !hasQuantity(o.value, q) || rowAt(o) < 0 ||
@@ -309,25 +308,6 @@ func rowCell(st *span, fc *fieldCheck, q quantity, sents []*span) int {
 			return x.field != nil && len(x.field.named) > 1 && x.field.named[0] != o.named[0] && rowAt(x.field) > rowAt(o)
 		})
 	})
-}
-
-// lastWordAt is where text last writes name as a word of its own (a row
-// named "A" is not the a of "a month"); -1 when it does not.
-func lastWordAt(text, name string) int {
-	letter := func(r rune) bool { return unicode.IsLetter(r) && !isHan(r) || unicode.IsDigit(r) }
-	for end := len(text); name != ""; {
-		i := strings.LastIndex(text[:end], name)
-		if i < 0 {
-			return -1
-		}
-		before, _ := utf8.DecodeLastRuneInString(text[:i])
-		after, _ := utf8.DecodeRuneInString(text[i+len(name):])
-		if !letter(before) && !letter(after) || isHan([]rune(name)[0]) {
-			return i
-		}
-		end = i
-	}
-	return -1
 }
 
 // rowsSupport: a statement that gives values of two or more rows of a

@@ -272,6 +272,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	if pev, ok := pairSupport(st, q, sents, covs, useUnis); ok {
 		return pev
 	}
+	if tev, ok := tiedConflict(st, sents); ok {
+		return tev
+	}
 	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)%s", clip(ev.Quote), ev.Coverage, SupportThreshold, missingWords(st, qc, sents[best]))
 	return ev
 }

@@ -308,3 +308,22 @@ func Links(a, b Mentions) bool {
 func named(name, stems []string) bool {
 	return len(name) > 0 && (ContainsSeq(stems, name) || ContainsSeq(stems, []string{name[0], name[len(name)-1]}))
 }
+
+// LastWordAt is where text last writes name as a word of its own (a row
+// named "A" is not the a of "a month"); -1 when it does not.
+func LastWordAt(text, name string) int {
+	letter := func(r rune) bool { return unicode.IsLetter(r) && !isHan(r) || unicode.IsDigit(r) }
+	for end := len(text); name != ""; {
+		i := strings.LastIndex(text[:end], name)
+		if i < 0 {
+			return -1
+		}
+		before, _ := utf8.DecodeLastRuneInString(text[:i])
+		after, _ := utf8.DecodeRuneInString(text[i+len(name):])
+		if !letter(before) && !letter(after) || isHan([]rune(name)[0]) {
+			return i
+		}
+		end = i
+	}
+	return -1
+}
