@@ -384,22 +384,29 @@ func sameVerdict(st *span, sents []*span) (Evidence, bool) {
 // that thing that ties another by it ("belonging to the family Fabaceae").
 func tiedConflict(st *span, sents []*span) (Evidence, bool) {
 	subject := analyze(phrase.OpeningName(st.text))
-	skip := func(w string) bool { return subject.feats["w:"+norm.Stem(strings.ToLower(w))] }
 	for _, n := range st.names {
 		rel := phrase.RelationWord(st.text, n.text)
 		for i, cs := range sents {
 			if rel == "" || len(subject.feats) == 0 || subject.feats[n.feat] || cs.feats[n.feat] || overlap(subject.feats, cs.feats) < len(subject.feats) {
 				continue
 			}
-			if v := phrase.TiedBy(cs.text, rel, false, skip); v != "" {
-				if same, decided := phrase.SameValues(n.text, v); decided && !same {
-					ev := Evidence{Quote: cs.text, From: i, Also: -1, Coverage: 1}
-					return ev.conflict(DetectorName, fmt.Sprintf("statement ties %s by %q; context ties %s", n.text, rel, v)), true
-				}
+			v := phrase.TiedBy(cs.text, rel, false, func(w string) bool { return subject.feats["w:"+norm.Stem(strings.ToLower(w))] })
+			if same, decided := phrase.SameValues(n.text, v); v != "" && decided && !same {
+				return Evidence{Quote: cs.text, From: i, Also: -1, Coverage: 1}.conflict(DetectorName, fmt.Sprintf("statement ties %s by %q; context ties %s", n.text, writtenAs(st.text, rel), v)), true
 			}
 		}
 	}
 	return Evidence{}, false
+}
+
+// writtenAs is the word of text whose stem is stem, for a reason.
+func writtenAs(text, stem string) string {
+	for _, w := range strings.Fields(text) {
+		if t := phrase.TrimWord(w); norm.Stem(strings.ToLower(t)) == stem {
+			return t
+		}
+	}
+	return stem
 }
 
 // chunksAbout are the chunks that name item k and no other: "设计时速160公里" there is k's.

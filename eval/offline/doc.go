@@ -160,10 +160,9 @@ year after the statement's own verb ("born in Sligo, Ireland"; founded,
 formed and started are one: words/same_relations.txt), else after
 what has the value ("the family Araceae", 注册地为海南). Values are the same
 when their first names are written alike and differ when they share no
-word; "Lyon, France" and "Paris, France" decide nothing. So are a name a
-statement ties to what it opens on ("Indigofera belongs to the family
-Cupressaceae") and the one a sentence about that thing ties by the word
-(tiedConflict): different ones are a name conflict.
+word; "Lyon, France" and "Paris, France" decide nothing. So do a name tied
+to what a statement opens on ("A belongs to the family X") and the one a
+sentence about A ties by the word (tiedConflict): a name conflict.
 
 Restatements (restate.go). A statement that restates a wh-question around
 its answer ("The CEO of X in 2021 is A.") that fails on coverage or names is

@@ -203,7 +203,7 @@ func TestWordsThatTieTheAnswerToTheQuestion(t *testing.T) {
 		{"chaired by the right one", "Who chaired the ceremony at which the film written by Guillaume Canet won Best Film?", "The ceremony was chaired by Isabelle Mergault.", ceremony, 1, "context says"},
 		{"chaired by another name of the context", "Who chaired the ceremony at which the film written by Guillaume Canet won Best Film?", "The ceremony was chaired by François Cluzet.", ceremony, 0, "not in it: chair"},
 		{"stored where the context says", "Where are the backup tapes of the finance servers stored?", "Backup tapes are stored at the Suzhou data centre.", tapes, 1, "context says"},
-		{"stored at a place the context gives another part", "Where are the backup tapes of the finance servers stored?", "Backup tapes are stored at the Shanghai office.", tapes, 0, "not in it: stor"},
+		{"stored at a place the context gives another part", "Where are the backup tapes of the finance servers stored?", "Backup tapes are stored at the Shanghai office.", tapes, 0, `statement ties Shanghai by "stored"; context ties Suzhou`},
 	})
 }
 
