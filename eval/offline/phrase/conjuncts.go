@@ -56,7 +56,10 @@ func Conjuncts(text string, written func(stems []string) bool) []Conjunct {
 // tonic and Paloma") starts at the capitalised word whose run to it a
 // sentence writes together; from when it has a start of its own.
 func writtenStart(w []string, from, to int, written func([]string) bool) int {
-	for k := max(0, to-4); from == to && k < to-1; k++ {
+	if from < to {
+		return from
+	}
+	for k := max(0, to-4); k < to-1; k++ {
 		if Capitalised(TrimWord(w[k])) && written(Stems(strings.Join(w[k:to], " "))) {
 			return k
 		}
