@@ -32,6 +32,7 @@ var diagnosisFloors = []struct {
 	{49, 96}, {52, 96}, {46, 92}, {39, 94}, {49, 94}, {46, 92},
 	{47, 96}, {49, 94}, {42, 96}, {45, 94}, {41, 92}, {46, 92},
 	{52, 96}, {37, 92}, {36, 94}, {46, 94}, {42, 96}, {38, 96},
+	{47, 96}, {59, 96},
 }
 
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new
