@@ -76,6 +76,9 @@ func itemValue(c comparison, its []item, k int, sents []*span, about map[string]
 				}
 			}
 		}
+		if !c.Time && len(pieces) == 1 {
+			pieces = append(clausesAbout(cs, about), pieces...)
+		}
 		for _, p := range pieces {
 			if val, ok := kindValue(c, p.quants); ok {
 				val.from = i
@@ -86,14 +89,26 @@ func itemValue(c comparison, its []item, k int, sents []*span, about map[string]
 	return value{}, false
 }
 
-// ofItem: the sentence names item k, or names none and goes on about a
-// sentence that names k alone ("Orla Air is an airline. The company was
-// founded in 1976.": runHead).
+// ofItem: the sentence names item k, or names none in the run of one that
+// names k alone ("Orla Air is an airline. The company was founded in 1976.").
 func ofItem(its []item, k int, cs *span) bool {
 	if h := runHead(cs); h != cs && !slices.ContainsFunc(its, func(it item) bool { return it.named(cs.text, cs) }) {
 		return its[k].named(h.text, h) && !namesOther(its, k, h.text, h)
 	}
 	return its[k].named(cs.text, cs)
+}
+
+// clausesAbout are the clauses that say something of what is compared, most
+// first ("现有在校学生约两万六千人" before "学校设有二十二个学院" for students).
+func clausesAbout(cs *span, about map[string]bool) []*span {
+	var out []*span
+	for _, cl := range cs.clauses {
+		if p := analyze(cl.text); saysOf(p, about) {
+			out = append(out, p)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *span) int { return overlap(about, b.feats) - overlap(about, a.feats) })
+	return out
 }
 
 func namesOther(its []item, k int, text string, sp *span) bool {
@@ -337,10 +352,9 @@ func saysOf(cs *span, about map[string]bool) bool {
 }
 
 // sameVerdict decides a statement that two things have the same value of
-// something, or not (phrase.SamenessIn), by the value the context gives
-// each (Sameness.ValueIn) in a sentence that names the one thing and not
-// the other, or in a chunk about it alone (chunksAbout); only when both are found and
-// phrase.SameValues decides.
+// something, or not (phrase.SamenessIn), by the value the context gives each
+// (Sameness.ValueIn) in a sentence or chunk about it alone (chunksAbout),
+// when both are found and phrase.SameValues decides.
 func sameVerdict(st *span, sents []*span) (Evidence, bool) {
 	s, ok := phrase.SamenessIn(st.text)
 	its := items([]string{s.A, s.B})
@@ -379,9 +393,8 @@ func sameVerdict(st *span, sents []*span) (Evidence, bool) {
 	return ev.conflict(DetectorName, ev.Reason), true
 }
 
-// tiedConflict: a statement that ties a name to what it opens on by a word
-// ("Indigofera belongs to the family Cupressaceae"), against a sentence about
-// that thing that ties another by it ("belonging to the family Fabaceae").
+// tiedConflict: a name tied to what a statement opens on by a word ("A belongs
+// to the family X") against a sentence about A that ties another by it.
 func tiedConflict(st *span, sents []*span) (Evidence, bool) {
 	subject := analyze(phrase.OpeningName(st.text))
 	for _, n := range st.names {
@@ -392,21 +405,11 @@ func tiedConflict(st *span, sents []*span) (Evidence, bool) {
 			}
 			v := phrase.TiedBy(cs.text, rel, false, func(w string) bool { return subject.feats["w:"+norm.Stem(strings.ToLower(w))] })
 			if same, decided := phrase.SameValues(n.text, v); v != "" && decided && !same {
-				return Evidence{Quote: cs.text, From: i, Also: -1, Coverage: 1}.conflict(DetectorName, fmt.Sprintf("statement ties %s by %q; context ties %s", n.text, writtenAs(st.text, rel), v)), true
+				return Evidence{Quote: cs.text, From: i, Also: -1, Coverage: 1}.conflict(DetectorName, fmt.Sprintf("statement ties %s by %q; context ties %s", n.text, phrase.WrittenAs(st.text, rel), v)), true
 			}
 		}
 	}
 	return Evidence{}, false
-}
-
-// writtenAs is the word of text whose stem is stem, for a reason.
-func writtenAs(text, stem string) string {
-	for _, w := range strings.Fields(text) {
-		if t := phrase.TrimWord(w); norm.Stem(strings.ToLower(t)) == stem {
-			return t
-		}
-	}
-	return stem
 }
 
 // chunksAbout are the chunks that name item k and no other: "设计时速160公里" there is k's.

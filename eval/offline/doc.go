@@ -148,8 +148,8 @@ of the question ("A or B", "A还是B", "A和B，哪个"), or the rows of the tab
 whose row the statement names (of three rows or more, only a superlative
 decides). An item's value is the first quantity of the comparison's kind
 (a year for points in time, else one with a unit; other units decide
-nothing) in the first piece, or clause, that names it and no other item,
-or that names none in a paragraph run that opens on it.
+nothing) in the clause saying most of what is compared of the first piece
+that names it and no other item, or names none in a run that opens on it.
 The statement is supported when its item holds the extreme value and the
 rest is covered, a number conflict when another item does ("context gives
 Basic $1500, Plus $500: Plus has it"). A statement that two things have

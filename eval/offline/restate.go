@@ -173,11 +173,9 @@ func aboutAny(cs *span, feats []string) bool {
 	return len(feats) == 0 || slices.ContainsFunc(feats, func(f string) bool { return cs.feats[f] || cs.refFeats[f] })
 }
 
-// linked are the sentences about the premise and those reached in at most
-// linkHops hops between two that name one thing (phrase.Links), each with
-// its paragraph's run: the prose sentence that opens on a name (or its
-// chunk's first) and those after it that open on none ("Quay Circuit is a
-// track. The 6.2 km track ..."; a table's next row is another's).
+// linked are the sentences about the premise and those reached from them in
+// at most linkHops hops between two that name one thing (phrase.Links), each
+// with its paragraph's run (runHead; a table's next row is another's).
 func linked(sents []*span, premise []string) map[*span]bool {
 	mentions := make(map[*span]phrase.Mentions, len(sents))
 	for _, sp := range sents {
@@ -221,7 +219,7 @@ func linked(sents []*span, premise []string) map[*span]bool {
 	return reached
 }
 
-// runHead is the sentence that opens a prose sentence's run (linked).
+// runHead is the sentence that opens a prose sentence's run (the package doc).
 func runHead(c *span) *span {
 	for c.prose && c.prev != nil && !phrase.MentionsOf(c.text).OpensOnName() {
 		c = c.prev

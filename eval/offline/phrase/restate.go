@@ -114,3 +114,13 @@ func tiedAt(sentence, stem string, number bool, skip func(word string) bool) ([]
 	}
 	return words, -1
 }
+
+// WrittenAs is the word of text whose stem is stem, for a reason.
+func WrittenAs(text, stem string) string {
+	for _, w := range strings.Fields(text) {
+		if t := TrimWord(w); norm.Stem(strings.ToLower(t)) == stem {
+			return t
+		}
+	}
+	return stem
+}
