@@ -66,10 +66,10 @@ func partyNamed(st *span, r phrase.Role) bool {
 			}
 			continue
 		}
-		all, words := true, 0 // a party of no words ("by 5%") names no one
+		all, words, named := true, 0, strings.ContainsFunc(p, unicode.IsUpper) // a party of no words ("by 5%") names no one
 		for _, w := range strings.Fields(p) {
 			lw := strings.ToLower(w)
-			if englishStop[lw] || !unicode.IsLetter([]rune(lw)[0]) || !phrase.Capitalised(w) && strings.ContainsFunc(p, unicode.IsUpper) {
+			if englishStop[lw] || !unicode.IsLetter([]rune(lw)[0]) || named && !phrase.Capitalised(w) {
 				continue
 			}
 			words++
