@@ -17,7 +17,8 @@ func conjuncts(text string, sents []*span) []phrase.Conjunct {
 }
 
 // coordinated: a statement is supported when each of its conjuncts is, by
-// a sentence about its name.
+// a sentence about its name (else the first that fails gives the evidence);
+// ok is false when it coordinates no two names.
 func coordinated(st, q *span, sents []*span) (Evidence, bool) {
 	cs := conjuncts(st.text, sents)
 	if len(cs) == 0 {
@@ -27,7 +28,9 @@ func coordinated(st, q *span, sents []*span) (Evidence, bool) {
 	for _, c := range cs {
 		ev := support(analyze(c.Text), q, sents)
 		if ev.Verdict != 1 || !about(ev, sents, c.Name) {
-			return Evidence{}, false
+			ev.Verdict = 0
+			ev.Reason = fmt.Sprintf("said of each of two, not of %q: %s", clip(c.Name), ev.Reason)
+			return ev, true
 		}
 		evs = append(evs, ev)
 	}

@@ -52,8 +52,22 @@ func TestBothStandsForTheQuestionsTwo(t *testing.T) {
 	if got, _ := Faithfulness("Are Gin and tonic and Paloma both cocktails based on tequila?", "Yes, both cocktails are tequila-based.", drinks); got != 0 {
 		t.Errorf("both cocktails tequila-based scored %v, want 0: the gin and tonic is not", got)
 	}
-	if got := bothOf("Both ships were built in Kent.", "Which ships were built in Kent?", spansOf(ctx)); got != "Both ships were built in Kent." {
+	if got, ok := bothOf("Both ships were built in Kent.", "Which ships were built in Kent?", spansOf(ctx)); ok || got != "Both ships were built in Kent." {
 		t.Errorf("a question without two names changed the statement to %q", got)
+	}
+	// A "both" that stands for the question's two is decided by each, even
+	// where the question restated around one sentence's words would pass.
+	authors := []string{"Mara Quill (born 1950) is an American author of spy novels.", "Tobias Fenn, known by his pen name Rook Vale, is a British author of thrillers."}
+	for _, tt := range []struct {
+		answer string
+		want   float64
+	}{
+		{"Both are American authors.", 0},
+		{"Both are authors.", 1},
+	} {
+		if got, _ := Faithfulness("Mara Quill and Rook Vale are what?", tt.answer, authors); got != tt.want {
+			t.Errorf("%q: %v, want %v", tt.answer, got, tt.want)
+		}
 	}
 }
 

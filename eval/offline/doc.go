@@ -1,20 +1,19 @@
 /*
 Package offline is the offline lexical judge: deterministic, needing no
-endpoint, model file or network, and the default when no endpoint is set. It
-is named "offline (lexical)" wherever results are shown, and what it cannot
-know (paraphrase, a real answer relevancy) it reports as unsupported.
+endpoint, model file or network, and the default when no endpoint is set. It is
+named "offline (lexical)" wherever results are shown, and what it cannot know
+(paraphrase, a real answer relevancy) it reports as unsupported.
 
 # Algorithm
 
-Analysis (analyze.go, package lex). A text is stripped of control sequences, Markdown,
-citation markers (package plaintext) and answer frames ("答案是X。": X is
-read), its numerals normalised (package norm: 三十天 -> 30天, 两周 -> 14天,
-1.5万 -> 15000, 百分之八十 -> 80%, twenty-four -> 24, "a 30-day period" is 30
-days, 半年 -> 6个月, 5 pm and 下午5点 -> 17:00; 日/天, 小时/h/hours,
-元/RMB/¥/yuan, 公斤/千克/kg are one unit each, 公斤 apart from 公里, and 30 lb
-is another quantity than 30 kg: words/same_quantities.txt, same_units.txt,
-unit_kinds.txt) and cut into clauses at commas, semicolons and colons. Each
-text becomes a span of features:
+Analysis (analyze.go, package lex). A text is stripped of control sequences,
+Markdown, citation markers (package plaintext) and answer frames ("答案是X。": X is
+read), its numerals normalised (package norm: 三十天 -> 30天, 两周 -> 14天, 1.5万 ->
+15000, 百分之八十 -> 80%, twenty-four -> 24, "a 30-day period" is 30 days, 半年 -> 6个月,
+5 pm and 下午5点 -> 17:00; 日/天, 小时/h/hours, 元/RMB/¥/yuan, 公斤/千克/kg are one unit
+each, 公斤 apart from 公里, and 30 lb is another quantity than 30 kg:
+words/same_quantities.txt, same_units.txt, unit_kinds.txt) and cut into clauses
+at commas, semicolons and colons. Each text becomes a span of features:
 
 	h:  Chinese character bigrams without particles    "纳税人" -> h:纳税 h:税人
 	u:  Chinese content characters (short statements)  u:纳 u:税 u:人
@@ -24,110 +23,105 @@ text becomes a span of features:
 	    is a year, a month and a day in each of its forms (2024-06-01,
 	    2024年6月1日, 1 June 2024); the month of "June" is no duration
 
-with its clauses, its quantities and its names (capitalised English words
-that do not open it), for the negation, number and name detectors.
+with its clauses, its quantities and its names (capitalised English words that
+do not open it), for the negation, number and name detectors.
 
-Statements (split.go, package plaintext). An answer is split into sentences
-by the Unicode sentence rules (UAX #29), then at semicolons and line
-breaks; a Chinese sentence also at its commas, short or subordinate clauses
-(转为一般纳税人后, 根据公司制度) merged into the clause that asserts; an
-English one at ", and"/", but"... when both sides are claims of their own.
-A bare yes or no is the question's proposition affirmed or denied.
+Statements (split.go, package plaintext). An answer is split into sentences by
+the Unicode sentence rules (UAX #29), then at semicolons and line breaks; a
+Chinese sentence also at its commas, short or subordinate clauses (转为一般纳税人后,
+根据公司制度) merged into the clause that asserts; an English one at ", and"/",
+but"... when both sides are claims of their own. A bare yes or no is the
+question's proposition affirmed or denied.
 
-Context sentences (support.go, structured.go, fields.go, packages records
-and phrase). Each chunk is split the same way; a sentence whose subject is
-a pronoun ("In 2007, he was...") or a description ("The mall is...")
-carries the name the sentence before it opens on. A structured chunk
-(Key: value records, Markdown tables, Q:/A: FAQs) adds each record as one
-more sentence, so a statement that joins two fields of one record is
-covered and one that joins two records is not, and its cells (read with
-the row and column headers and the caption: "总监 杭州: 150元/天";
-"北京/上海/深圳" gives a cell per city; a bare number takes the unit its
+Context sentences (support.go, structured.go, fields.go, packages records and
+phrase). Each chunk is split the same way; a sentence whose subject is a pronoun
+("In 2007, he was...") or a description ("The mall is...") carries the name the
+sentence before it opens on. A structured chunk (Key: value records, Markdown
+tables, Q:/A: FAQs) adds each record as one more sentence, so a statement that
+joins two fields of one record is covered and one that joins two records is not,
+and its cells (read with the row and column headers and the caption: "总监 杭州:
+150元/天"; "北京/上海/深圳" gives a cell per city; a bare number takes the unit its
 header gives in brackets, "经理级（元/晚）") and "Key: value" fields.
 
 The support test (support.go), of one statement against the sentences:
 
- 0. cells and fields: a statement that names a cell's row and column, or a
-    field's key (a part of it: 开户行 of 开户行及账号), is checked against
-    that value alone. A number of the value's unit with another value (for
-    a bare number, any number no other field of the record gives, or the
-    next bare cell of the row when it is the statement's one number;
-    numbers of the keys that name the row are no value), or
-    words written in place of the value (建设银行 for 中国银行), are a
-    conflict naming the cell or field, unless the same key of another
-    record gives the statement's value, or another row the statement names
-    right before the number does ("Team is $49 and Solo $19"); so is
-    another field's value written where the named field's belongs
-    ("assigned to Tom Becker" where "Assigned to" is Priya Raman). A
-    statement that says the value, and whose other words the record or
-    table has (coverage 0.5), is supported. A key is named by KeyNamed of
-    its features (a word naming its value's kind, "date" or 金额, by a
-    value of that kind: words/value_kinds.txt); of fields named alike, those
-    with the most words no other key of the record has ("delivered" of
-    "Delivery date", not "Order date"). A statement may leave a table's
-    column to the answer's statements before it ("香港属于港澳台地区。P系列在
-    该地区质保三年。"). A statement that gives two or more rows' values, each
-    after its row's name, is read against those rows together.
- 1. coverage: the weighted share of the statement's features one sentence
-    has (a pronoun's name counts as written). Features the question also
-    has weigh QuestionEchoWeight: repeating the question proves nothing;
-    but a word of the question right next to a word of the statement's own
-    (chaired of "The ceremony was chaired by X" for "Who chaired ...?")
-    ties the claim to the question and weighs in full (a name excepted).
-    Common discourse words (words/common_words.txt: according, policy, 根据,
-    规定, 综上...) and the given name of a transliterated name (南希 of
-    南希·佩洛西) count only where the sentence has them; a clause of nothing
-    else joins the next statement. A pronoun after a semicolon stands for
-    what the piece before it is about. A Chinese bigram written with one
-    character between (账号需通过 for 账号通过) is found, and so is the seam
-    of two words the answer joined (付值 of 支付值班费 against 支付 ... 值班).
-    Short Chinese statements are measured on characters. The reason of a low
-    coverage lists the words missing.
- 2. negation: a clause of the best sentence (or, when it does not cover the
-    statement, of any) that negates what an aligned clause of the
-    statement affirms, or the reverse. Bounds (不超过, "no more than"),
-    words that only look negated (不断, 非常) and a "No." that opens an
-    answer (it replies to the question) negate nothing.
- 3. numbers, against every chunk: a quantity the best sentence gives with
-    the same unit and another value is a conflict unless a sentence that
-    covers the statement gives it as the statement does; when the
-    statement is otherwise covered, one no sentence gives is one too. A
-    total of two or more, or a difference of two, of the quantities the
-    answer states and the context gives ("3天 ... 7天, 共计10天", "99元 ...
-    45元, 贵54元") is given, with the arithmetic in the reason, and so is a
-    date that a written date moved by a given span makes ("30 June 2025 −
-    90 days = 1 April 2025"). A quantity no sentence gives is named first.
- 4. names: a covered statement whose names the sentence does not mention (a
-    swapped Michigan for Minnesota), or does not write as one ("Rainbow
-    Estate" from "Rainbow Terrace ... Lullwater Estate"), or whose sentence
-    has its names and none of what it claims of them, is not supported; so
-    is one with two Chinese characters in a row that neither the sentence
-    nor the question has, between ones it has (总监 for 主管). A name of the
-    question may be spelled out in a neighbour of a sentence that refers to
-    it by a pronoun. A name of the question that the statement opens on
-    (subject.go) is its topic, not a premise: the sentence must name it
-    whole, or write its head as a name ("Lee" for Ann Lee).
- 5. supported when coverage >= SupportThreshold and no detector fires.
-    Before it, roles (roles.go, package phrase): a sentence that gives
-    parties a part each ("reviewed by Procurement and approved by
-    Finance", "采购部核对，财务部批准") refutes a statement that says one
-    part's verb with another part's party. Shares are roles of quantities:
-    a sentence cut at its joins into pieces with a quantity each ("30 days
-    for staff and 60 days for managers") gives each piece's party its
-    quantity, and a statement that names one party with another's quantity
-    is a conflict.
- 6. two chunks: a statement no sentence covers is supported by two
-    sentences of different chunks together when their union covers it,
-    each gives a quantity of it the other does not, and no detector fires
-    on the union ("supported by [1] and [2]"); not when the statement gives
-    a quantity of one to a name only the other has, where that one gives
-    another value of its unit (a quantity belongs to the name a preposition
-    after it gives, "63 ms in Lisbon", else to the last one before it).
- 7. the reference's bar: a statement of the reference (context recall) that
+ 0. 0. cells and fields: a statement that names a cell's row and column, or a
+    field's key (a part of it: 开户行 of 开户行及账号), is checked against that value
+    alone. A number of the value's unit with another value (for a bare number,
+    any number no other field of the record gives, or the next bare cell of the
+    row when it is the statement's one number; numbers of the keys that name the
+    row are no value), or words written in place of the value (建设银行 for 中国银行),
+    are a conflict naming the cell or field, unless the same key of another
+    record gives the statement's value, or another row the statement names right
+    before the number does ("Team is $49 and Solo $19"); so is another field's
+    value written where the named field's belongs ("assigned to Tom Becker"
+    where "Assigned to" is Priya Raman). A statement that says the value, and
+    whose other words the record or table has (coverage 0.5), is supported. A
+    key is named by KeyNamed of its features (a word naming its value's kind,
+    "date" or 金额, by a value of that kind: words/value_kinds.txt); of fields
+    named alike, those with the most words no other key of the record has
+    ("delivered" of "Delivery date", not "Order date"). A statement may leave a
+    table's column to the answer's statements before it ("香港属于港澳台地区。P系列在
+    该地区质保三年。"). A statement that gives two or more rows' values, each after its
+    row's name, is read against those rows together.
+ 1. 1. coverage: the weighted share of the statement's features one sentence has
+    (a pronoun's name counts as written). Features the question also has weigh
+    QuestionEchoWeight: repeating the question proves nothing; but a word of the
+    question right next to a word of the statement's own (chaired of "The
+    ceremony was chaired by X" for "Who chaired ...?") ties the claim to the
+    question and weighs in full (a name excepted). Common discourse words
+    (words/common_words.txt: according, policy, 根据, 规定, 综上...) and the given
+    name of a transliterated name (南希 of 南希·佩洛西) count only where the sentence
+    has them; a clause of nothing else joins the next statement. A pronoun after
+    a semicolon stands for what the piece before it is about. A Chinese bigram
+    written with one character between (账号需通过 for 账号通过) is found, and so is the
+    seam of two words the answer joined (付值 of 支付值班费 against 支付 ... 值班). Short
+    Chinese statements are measured on characters. The reason of a low coverage
+    lists the words missing.
+ 2. 2. negation: a clause of the best sentence (or, when it does not cover the
+    statement, of any) that negates what an aligned clause of the statement
+    affirms, or the reverse. Bounds (不超过, "no more than"), words that only look
+    negated (不断, 非常) and a "No." that opens an answer (it replies to the
+    question) negate nothing.
+ 3. 3. numbers, against every chunk: a quantity the best sentence gives with the
+    same unit and another value is a conflict unless a sentence that covers the
+    statement gives it as the statement does; when the statement is otherwise
+    covered, one no sentence gives is one too. A total of two or more, or a
+    difference of two, of the quantities the answer states and the context gives
+    ("3天 ... 7天, 共计10天", "99元 ... 45元, 贵54元") is given, with the arithmetic in
+    the reason, and so is a date that a written date moved by a given span makes
+    ("30 June 2025 − 90 days = 1 April 2025"). A quantity no sentence gives is
+    named first.
+ 4. 4. names: a covered statement whose names the sentence does not mention (a
+    swapped Michigan for Minnesota), or does not write as one ("Rainbow Estate"
+    from "Rainbow Terrace ... Lullwater Estate"), or whose sentence has its
+    names and none of what it claims of them, is not supported; so is one with
+    two Chinese characters in a row that neither the sentence nor the question
+    has, between ones it has (总监 for 主管). A name of the question may be spelled
+    out in a neighbour of a sentence that refers to it by a pronoun. A name of
+    the question that the statement opens on (subject.go) is its topic, not a
+    premise: the sentence must name it whole, or write its head as a name ("Lee"
+    for Ann Lee).
+ 5. 5. supported when coverage >= SupportThreshold and no detector fires. Before
+    it, roles (roles.go, package phrase): a sentence that gives parties a part
+    each ("reviewed by Procurement and approved by Finance", "采购部核对，财务部批准")
+    refutes a statement that says one part's verb with another part's party.
+    Shares are roles of quantities: a sentence cut at its joins into pieces with
+    a quantity each ("30 days for staff and 60 days for managers") gives each
+    piece's party its quantity, and a statement that names one party with
+    another's quantity is a conflict.
+ 6. 6. two chunks: a statement no sentence covers is supported by two sentences
+    of different chunks together when their union covers it, each gives a
+    quantity of it the other does not, and no detector fires on the union
+    ("supported by [1] and [2]"); not when the statement gives a quantity of one
+    to a name only the other has, where that one gives another value of its unit
+    (a quantity belongs to the name a preposition after it gives, "63 ms in
+    Lisbon", else to the last one before it).
+ 7. 7. the reference's bar: a statement of the reference (context recall) that
     fails only on coverage is attributed when the coverage is above
-    RecallThreshold in a sentence that has its names, two of its own words
-    and none replaced, or in two sentences that each give words of it the
-    other does not: a reference is written in its own words.
+    RecallThreshold in a sentence that has its names, two of its own words and
+    none replaced, or in two sentences that each give words of it the other does
+    not: a reference is written in its own words.
 
 For example:
 
@@ -136,90 +130,86 @@ For example:
 	coverage   3 of 4 = 0.75 >= 0.67, but the name Michigan is not there
 	verdict    0: unsupported name
 
-The trace names what fired (StatementVerdict.Conflict: number, negation,
-name); the diagnosis reads an answer with a number conflict as
-generation's failure, whatever its faithfulness.
+The trace names what fired (StatementVerdict.Conflict: number, negation, name);
+the diagnosis reads an answer with a number conflict as generation's failure,
+whatever its faithfulness.
 
 Comparisons (compare.go; package phrase reads the comparative,
-words/comparatives.txt: higher, earliest, 更多, 最低...). A statement that
-compares, or an answer that only names an item of a question that does, is
-decided by values when the context gives every item one: the alternatives
-of the question ("A or B", "A还是B", "A和B，哪个"), or the rows of the table
-whose row the statement names (of three rows or more, only a superlative
-decides). An item's value is the first quantity of the comparison's kind
-(a year for points in time, else one with a unit; other units decide
-nothing) in the clause saying most of what is compared of the first piece
-that names it and no other item, or names none in a run that opens on it.
-The statement is supported when its item holds the extreme value and the
-rest is covered, a number conflict when another item does ("context gives
-Basic $1500, Plus $500: Plus has it"). A statement that two things have
-the same value of something, or not ("A and B were born in the same city",
-"A ... the same firm as B", "甲和乙的注册地不相同"), is decided by the value
-the context gives each, in a sentence or chunk about it alone: the name or
-year after the statement's own verb ("born in Sligo, Ireland"; founded,
-formed and started are one: words/same_relations.txt), else after
-what has the value ("the family Araceae", 注册地为海南). Values are the same
-when their first names are written alike and differ when they share no
-word; "Lyon, France" and "Paris, France" decide nothing. So do a name tied
-to what a statement opens on ("A belongs to the family X") and the one a
-sentence about A ties by the word (tiedConflict): a name conflict.
+words/comparatives.txt: higher, earliest, 更多, 最低...). A statement that compares,
+or an answer that only names an item of a question that does, is decided by
+values when the context gives every item one: the alternatives of the question
+("A or B", "A还是B", "A和B，哪个"), or the rows of the table whose row the statement
+names (of three rows or more, only a superlative decides). An item's value is
+the first quantity of the comparison's kind (a year for points in time, else one
+with a unit; other units decide nothing) in the clause saying most of what is
+compared of the first piece that names it and no other item, or names none in a
+run that opens on it. The statement is supported when its item holds the extreme
+value and the rest is covered, a number conflict when another item does
+("context gives Basic $1500, Plus $500: Plus has it"). A statement that two
+things have the same value of something, or not ("A and B were born in the same
+city", "A ... the same firm as B", "甲和乙的注册地不相同"), is decided by the value the
+context gives each, in a sentence or chunk about it alone: the name or year
+after the statement's own verb ("born in Sligo, Ireland"; founded, formed and
+started are one: words/same_relations.txt), else after what has the value ("the
+family Araceae", 注册地为海南). Values are the same when their first names are written
+alike and differ when they share no word; "Lyon, France" and "Paris, France"
+decide nothing. So do a name tied to what a statement opens on ("A belongs to
+the family X") and the one a sentence about A ties by the word (tiedConflict): a
+name conflict.
 
-Restatements (restate.go). A statement that restates a wh-question around
-its answer ("The CEO of X in 2021 is A.") that fails on coverage or names is
-tested once more on what it adds: its residual ("A"), as a short answer, in
-a sentence that names one of the question's things, or is linked to one
-that does in at most two hops, each between a sentence that opens on a
-name and one that writes it, or two that write one name of two or more
-words (first and last word suffice; one word shared links nothing). A
-sentence brings its paragraph's run: the prose sentence that opens on a
-name and those after it that open on none ("Mount Quay Circuit is a track.
-The 6.2 km long track ..."; a table's next row is another's).
-A residual found in a sentence without the word that ties it to the
-statement ("distributed" of "... distributed by A", read in "produced by
-A") is in another role when a linked sentence ties another name by it
+Restatements (restate.go). A statement that restates a wh-question around its
+answer ("The CEO of X in 2021 is A.") that fails on coverage or names is tested
+once more on what it adds: its residual ("A"), as a short answer, in a sentence
+that names one of the question's things, or is linked to one that does in at
+most two hops, each between a sentence that opens on a name and one that writes
+it, or two that write one name of two or more words (first and last word
+suffice; one word shared links nothing). A sentence brings its paragraph's run:
+the prose sentence that opens on a name and those after it that open on none
+("Mount Quay Circuit is a track. The 6.2 km long track ..."; a table's next row
+is another's). A residual found in a sentence without the word that ties it to
+the statement ("distributed" of "... distributed by A", read in "produced by A")
+is in another role when a linked sentence ties another name by it
 (phrase.RelationWord, TiedBy).
 
-Coordination (coordinate.go). A statement whose subject coordinates two
-names ("A and B are both painters", "甲和乙都设在上海") that fails the test
-is read as its conjuncts, each supported only by a sentence that names its
-own name; the second name ends where a sentence writes it as one. A
-collective predicate (the same, between, married, 相同, 之间:
-words/collective.txt) is not distributed. A "both" that names neither
-stands for the two names the question coordinates. A denial ("no" to a
-yes/no question) is supported when a detector fires on a sentence that
-covers the proposition, or one of its conjuncts; silence supports none.
+Coordination (coordinate.go). A statement whose subject coordinates two names
+("A and B are both painters", "甲和乙都设在上海") that fails the test is read as its
+conjuncts, each supported only by a sentence that names its own name; the second
+name ends where a sentence writes it as one. A collective predicate (the same,
+between, married, 相同, 之间: words/collective.txt) is not distributed. A "both"
+that names neither stands for the two names the question coordinates, and holds
+only if each conjunct does, however well the whole matches. A denial ("no" to a
+yes/no question) is supported when a detector fires on a sentence that covers
+the proposition, or one of its conjuncts; silence supports none.
 
 # Metrics
 
 Faithfulness: supported statements over statements. Context recall: the
-reference's statements attributed by the same test; one that is not, but
-that a sentence covers at the reference's bar with three of its own words
-and contradicts in nothing, whose words the contexts together mostly hold
-with each of its names and numbers, or whose two or more amounts the
-contexts all give as it writes them, is found in part, which the diagnosis
-does not count against retrieval. Context precision (and utilization): a
-chunk is useful when it supports a statement of the reference (the answer).
-Factual correctness: the test both ways between answer and reference.
-Answer relevancy is unsupported: no questions are generated, and the cosine
-of the answer's and the question's embeddings (kept in the trace) only
-counts shared words; an evasive phrase in the answer is kept as its
-noncommittal hint. Noise sensitivity is not computed.
+reference's statements attributed by the same test; one that is not, but that a
+sentence covers at the reference's bar with three of its own words and
+contradicts in nothing, whose words the contexts together mostly hold with each
+of its names and numbers, or whose two or more amounts the contexts all give as
+it writes them, is found in part, which the diagnosis does not count against
+retrieval. Context precision (and utilization): a chunk is useful when it
+supports a statement of the reference (the answer). Factual correctness: the
+test both ways between answer and reference. Answer relevancy is unsupported: no
+questions are generated, and the cosine of the answer's and the question's
+embeddings (kept in the trace) only counts shared words; an evasive phrase in
+the answer is kept as its noncommittal hint. Noise sensitivity is not computed.
 
 # Embeddings, entities, word lists
 
-Embeddings (embed.go, package vector): L2-normalised hashed vectors of
-English stems and their character trigrams, Chinese characters and bigrams,
-and numbers; stop words left out. Entities (package entity): found by
-surface patterns. Word lists (package words) are the files of words/,
-embedded. A team adds its own (words.ReadLexicon, --offline-lexicon FILE):
-lines "noncommittal: PHRASE" (建议您咨询HR) and "same: A = B" (A read as B
-before analysis, 一个账期 = 30天).
+Embeddings (embed.go, package vector): L2-normalised hashed vectors of English
+stems and their character trigrams, Chinese characters and bigrams, and numbers;
+stop words left out. Entities (package entity): found by surface patterns. Word
+lists (package words) are the files of words/, embedded. A team adds its own
+(words.ReadLexicon, --offline-lexicon FILE): lines "noncommittal: PHRASE"
+(建议您咨询HR) and "same: A = B" (A read as B before analysis, 一个账期 = 30天).
 
 # What it does not do
 
-It reads no question template: no rule knows a benchmark's question shapes,
-and it shares no code with the constructions that phrase the answers it is
-calibrated on (tools/calibrate). A rule is added only if it raises a
-held-out row of that calibration.
+It reads no question template: no rule knows a benchmark's question shapes, and
+it shares no code with the constructions that phrase the answers it is
+calibrated on (tools/calibrate). A rule is added only if it raises a held-out
+row of that calibration.
 */
 package offline

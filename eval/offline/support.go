@@ -180,7 +180,7 @@ func ownWordsFound(st, q *span, sents ...*span) int {
 func support(st, q *span, sents []*span) Evidence {
 	ev := supportOne(st, q, sents)
 	if ev.Verdict == 0 {
-		if cev, ok := coordinated(st, q, sents); ok {
+		if cev, ok := coordinated(st, q, sents); ok && cev.Verdict == 1 {
 			return cev
 		}
 	}

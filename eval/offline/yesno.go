@@ -23,7 +23,13 @@ func denialParts(question, statement string) (string, bool) {
 func verdict(statement, question string, q *span, sents []*span, topic, answer string) Evidence {
 	p, ok := denialParts(question, statement)
 	if !ok {
-		st := analyze(bothOf(statement, question, sents))
+		text, both := bothOf(statement, question, sents)
+		st := analyze(text)
+		if both {
+			if cev, ok := coordinated(st, q, sents); ok {
+				return cev
+			}
+		}
 		if topic != "" || answer != "" {
 			c := *st // the analysis is shared: a copy carries the answer
 			c.topic, c.answer = topic, answer
@@ -49,15 +55,16 @@ func verdict(statement, question string, q *span, sents []*span, topic, answer s
 // bothOf is the statement with its "both" ("Yes, both cocktails are
 // tequila-based", "Both were born in ...") read as the two names the
 // question coordinates, when it names neither: said of the two, it is
-// tested on each.
-func bothOf(statement, question string, sents []*span) string {
+// tested on each and supported only when each is; ok reports that.
+func bothOf(statement, question string, sents []*span) (string, bool) {
 	// Most statements have no "both": they cost no reading of the sentences.
 	if !strings.Contains(strings.ToLower(statement), "both") || len(conjuncts(statement, sents)) > 0 {
-		return statement
+		return statement, false
 	}
 	cs := conjuncts(question, sents)
 	if len(cs) != 2 || strings.Contains(statement, cs[0].Name) || strings.Contains(statement, cs[1].Name) {
-		return statement
+		return statement, false
 	}
-	return phrase.BothAs(statement, cs[0].Name, cs[1].Name)
+	text := phrase.BothAs(statement, cs[0].Name, cs[1].Name)
+	return text, text != statement
 }

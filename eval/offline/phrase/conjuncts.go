@@ -122,9 +122,9 @@ func hanPair(rs []rune, end int) (start, and int, ok bool) {
 	return start, and, and-start >= 1 && end-and-1 >= 1
 }
 
-// BothAs is the statement with its "both" ("both cocktails", "both of
-// them", "Both were ...") replaced by "a and b"; the statement as it is
-// when it has no such "both".
+// BothAs is the statement with what its "both" stands for ("both
+// cocktails", "both of them", "Both were ...") replaced by "both a and b";
+// the statement as it is when it has no such "both".
 func BothAs(statement, a, b string) string {
 	w := strings.Fields(statement)
 	at := indexWord(w, "both")
@@ -142,5 +142,5 @@ func BothAs(statement, a, b string) string {
 	if EndsInPunct(w[end-1]) {
 		return statement
 	}
-	return strings.Join(slices.Concat(w[:at], []string{a, "and", b}, w[end:]), " ")
+	return strings.Join(slices.Concat(w[:at+1], []string{a, "and", b}, w[end:]), " ")
 }

@@ -35,7 +35,7 @@ func TestRelationWord(t *testing.T) {
 	if got := TiedBy("It is on display at the Adams Museum in Deadwood.", "museum", false, none); got != "" {
 		t.Errorf("TiedBy = %q: a name's word is no relation", got)
 	}
-	if got := BothAs("Yes, both ships were built in Kent.", "Harbour Belle", "Quay Star"); got != "Yes, Harbour Belle and Quay Star were built in Kent." {
+	if got := BothAs("Yes, both ships were built in Kent.", "Harbour Belle", "Quay Star"); got != "Yes, both Harbour Belle and Quay Star were built in Kent." {
 		t.Errorf("BothAs = %q", got)
 	}
 }
