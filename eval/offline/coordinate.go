@@ -3,6 +3,7 @@ package offline
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ragscope/ragscope/eval/offline/phrase"
 )
@@ -61,14 +62,48 @@ func about(ev Evidence, sents []*span, name string) bool {
 	return has(ev.From) || has(ev.Also)
 }
 
-// contradictedConjunct: a detector fires on a sentence that covers one of
-// the statement's conjuncts, for a denial ("not both A and B American").
-func contradictedConjunct(st, q *span, sents []*span) (Evidence, bool) {
-	for _, c := range conjuncts(st.text, sents) {
-		if ev := support(analyze(c.Text), q, sents); ev.Detector != "" && ev.Coverage >= SupportThreshold && about(ev, sents, c.Name) {
-			ev.Reason = fmt.Sprintf("of %q: %s", clip(c.Text), ev.Reason)
-			return ev, true
+// contradicted: a detector fires on a sentence that covers the proposition,
+// or one of its conjuncts (a denial of "both A and B American").
+func contradicted(p string, q *span, sents []*span) (Evidence, bool) {
+	ev := support(analyze(p), q, sents)
+	if ev.Detector != "" && ev.Coverage >= SupportThreshold {
+		return ev, true
+	}
+	for _, c := range conjuncts(p, sents) {
+		if cev := support(analyze(c.Text), q, sents); cev.Detector != "" && cev.Coverage >= SupportThreshold && about(cev, sents, c.Name) {
+			cev.Reason = fmt.Sprintf("of %q: %s", clip(c.Text), cev.Reason)
+			return cev, true
 		}
+	}
+	return ev, false
+}
+
+// ofPair reads a statement that says "both" or "only" of the two names the
+// question coordinates, naming neither or one: "Both are painters" is said
+// of each, and holds only when each conjunct does; "only A" holds when what
+// it says of A does and the context contradicts it of the other (silence
+// about the other supports no "only").
+func ofPair(statement, question string, q *span, sents []*span) (Evidence, bool) {
+	lower := strings.ToLower(statement)
+	if !strings.Contains(lower, "both") && !strings.Contains(lower, "only ") || len(conjuncts(statement, sents)) > 0 {
+		return Evidence{}, false // most statements: no reading of the question
+	}
+	cs := conjuncts(question, sents)
+	if len(cs) != 2 {
+		return Evidence{}, false
+	}
+	if a, b, ok := phrase.OnlyAs(statement, cs[0].Name, cs[1].Name); ok {
+		ev := support(analyze(a), q, sents)
+		if bev, no := contradicted(b, q, sents); no && ev.Verdict == 1 {
+			ev.Reason += fmt.Sprintf("; the context contradicts %q: %s", clip(b), bev.Reason)
+		} else if ev.Verdict == 1 {
+			ev.Verdict = 0
+			ev.Reason = fmt.Sprintf("says it of one alone, but no context sentence contradicts %q; %s", clip(b), ev.Reason)
+		}
+		return ev, true
+	}
+	if text := phrase.BothAs(statement, cs[0].Name, cs[1].Name); text != statement && !strings.Contains(statement, cs[0].Name) && !strings.Contains(statement, cs[1].Name) {
+		return coordinated(analyze(text), q, sents)
 	}
 	return Evidence{}, false
 }

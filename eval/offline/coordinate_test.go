@@ -52,8 +52,8 @@ func TestBothStandsForTheQuestionsTwo(t *testing.T) {
 	if got, _ := Faithfulness("Are Gin and tonic and Paloma both cocktails based on tequila?", "Yes, both cocktails are tequila-based.", drinks); got != 0 {
 		t.Errorf("both cocktails tequila-based scored %v, want 0: the gin and tonic is not", got)
 	}
-	if got, ok := bothOf("Both ships were built in Kent.", "Which ships were built in Kent?", spansOf(ctx)); ok || got != "Both ships were built in Kent." {
-		t.Errorf("a question without two names changed the statement to %q", got)
+	if _, ok := ofPair("Both ships were built in Kent.", "Which ships were built in Kent?", nil, spansOf(ctx)); ok {
+		t.Errorf("a question without two names decided the statement")
 	}
 	// A "both" that stands for the question's two is decided by each, even
 	// where the question restated around one sentence's words would pass.
@@ -91,6 +91,36 @@ func TestDenialOfACoordination(t *testing.T) {
 	silent := []string{"Harbour Belle is a sailing ship built in Kent in 1921. Quay Star was built in Leith in 1930."}
 	if got, _ := Faithfulness(q, "No.", silent); got != 0 {
 		t.Errorf("a denial the context is silent on scored %v, want 0", got)
+	}
+}
+
+// "Only A" to a question of two says the other is not so: it holds when the
+// context contradicts that, not when it is silent on the other.
+func TestOnlyOneOfTwo(t *testing.T) {
+	q := "Are Harbour Belle and Quay Star both sailing ships?"
+	for _, tt := range []struct {
+		answer string
+		ctx    string
+		want   float64
+	}{
+		{"No, only Harbour Belle is a sailing ship.", "Harbour Belle is a sailing ship built in Kent. Quay Star is not a sailing ship: it is a steam ship.", 1},
+		{"No, only the Harbour Belle is a sailing ship.", "Harbour Belle is a sailing ship built in Kent. Quay Star is a cargo vessel built in Leith.", 0},
+		{"No, only Quay Star is a sailing ship.", "Harbour Belle is a sailing ship built in Kent. Quay Star is not a sailing ship: it is a steam ship.", 0},
+		{"The answer is no, only Harbour Belle is a sailing ship.", "Harbour Belle is a sailing ship built in Kent. Quay Star is a cargo vessel built in Leith.", 0},
+	} {
+		if got, _ := Faithfulness(q, tt.answer, []string{tt.ctx}); got != tt.want {
+			t.Errorf("%q against %q: %v, want %v", tt.answer, tt.ctx, got, tt.want)
+		}
+	}
+	// A question's opening auxiliary is no word of its first name, and a
+	// name takes in the lowercase words a sentence writes with it.
+	drinks := spansOf([]string{"A grasshopper is an after-dinner drink. The sake bomb is a beer cocktail."})
+	var names []string
+	for _, c := range conjuncts("Are Grasshopper and Sake bomb both drinks?", drinks) {
+		names = append(names, c.Name)
+	}
+	if want := []string{"Grasshopper", "Sake bomb"}; !slices.Equal(names, want) {
+		t.Errorf("the question's two names = %q, want %q", names, want)
 	}
 }
 

@@ -12,13 +12,9 @@ import (
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
-// Roles: a sentence that gives several parties a part each ("drafted by the
-// Legal team, reviewed by Procurement and signed off by the CFO", "由法务部
-// 起草，采购部审核，财务总监审批") has every word of a statement that swaps
-// two of them, and coverage supports the swap. The sentence binds each
-// party to its verb (package phrase); a statement that says one binding's
-// verb and another binding's party, with neither the first party nor the
-// second verb, gives the part to the wrong party.
+// Roles (the package doc's step 5): a sentence that gives parties a part
+// each has every word of a statement that swaps two, so coverage alone
+// would support the swap.
 
 // roleConflict: the statement (read with its question when it only names
 // its answer) says the verb of one binding of the sentence and a party of
@@ -99,11 +95,9 @@ func answerOnly(st *span) bool {
 	return n <= 4
 }
 
-// Shares: a sentence that gives several parties a quantity each ("30 days
-// for staff and 60 days for managers", "普通员工提前30天，经理提前60天")
-// has every word of a statement that gives one party another's quantity.
-// A piece's party is its words no other piece has, on the side of its
-// quantity where the later pieces write theirs.
+// Shares are roles of quantities ("30 days for staff and 60 days for
+// managers"). A piece's party is its words no other piece has, on the side
+// of its quantity where the later pieces write theirs.
 
 // shareConflict reports a quantity of the statement that the sentence
 // gives to another party than the one the statement names.

@@ -134,17 +134,11 @@ const (
 	foundAnywhereCoverage = 0.2
 )
 
-// foundInPart: a reference statement not attributed is found in part when
-// a sentence covers it at the reference's bar (RecallThreshold) with
-// foundOwnWords of its own words and contradicts none of it; when the
-// contexts together hold foundAnywhereShare of its words and every name
-// and number of it (or the question gives the number), and a sentence
-// covers it at foundAnywhereCoverage; or when the contexts give each of
-// its two or more amounts as it writes them and a sentence covers it at
-// foundNumbersCoverage: the contexts speak of it in other words, spread
-// over chunks the judge does not link, or the judge misreads whose number
-// is whose, which it cannot tell from a fact retrieval missed
-// (eval.Classification).
+// foundInPart: a reference statement not attributed is found in part (the
+// three ways of the package doc's Metrics) when the contexts speak of it in
+// other words, spread over chunks the judge does not link, or the judge
+// misreads whose number is whose, which it cannot tell from a fact
+// retrieval missed (eval.Classification).
 func foundInPart(st, q *span, ev Evidence, sents []*span) bool {
 	if ev.Verdict == 1 || ev.From < 0 {
 		return false

@@ -2,10 +2,8 @@ package offline
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
-	"github.com/ragscope/ragscope/eval/offline/phrase"
 )
 
 // denialParts returns the proposition a statement of StatementsFor
@@ -23,13 +21,10 @@ func denialParts(question, statement string) (string, bool) {
 func verdict(statement, question string, q *span, sents []*span, topic, answer string) Evidence {
 	p, ok := denialParts(question, statement)
 	if !ok {
-		text, both := bothOf(statement, question, sents)
-		st := analyze(text)
-		if both {
-			if cev, ok := coordinated(st, q, sents); ok {
-				return cev
-			}
+		if ev, ok := ofPair(statement, question, q, sents); ok {
+			return ev
 		}
+		st := analyze(statement)
 		if topic != "" || answer != "" {
 			c := *st // the analysis is shared: a copy carries the answer
 			c.topic, c.answer = topic, answer
@@ -37,34 +32,13 @@ func verdict(statement, question string, q *span, sents []*span, topic, answer s
 		}
 		return support(st, q, sents)
 	}
-	ev := support(analyze(p), q, sents)
-	cev, ok := ev, ev.Detector != "" && ev.Coverage >= SupportThreshold
-	if !ok {
-		cev, ok = contradictedConjunct(analyze(p), q, sents)
-	}
+	ev, ok := contradicted(p, q, sents)
 	if ok {
-		cev.Verdict = 1
-		cev.Reason = fmt.Sprintf("the context contradicts %q: %s", clip(p), cev.Reason)
-		return cev
+		ev.Verdict = 1
+		ev.Reason = fmt.Sprintf("the context contradicts %q: %s", clip(p), ev.Reason)
+		return ev
 	}
 	ev.Verdict, ev.Detector = 0, ""
 	ev.Reason = fmt.Sprintf("no context sentence contradicts %q, which the answer denies; closest: %s", clip(p), ev.Reason)
 	return ev
-}
-
-// bothOf is the statement with its "both" ("Yes, both cocktails are
-// tequila-based", "Both were born in ...") read as the two names the
-// question coordinates, when it names neither: said of the two, it is
-// tested on each and supported only when each is; ok reports that.
-func bothOf(statement, question string, sents []*span) (string, bool) {
-	// Most statements have no "both": they cost no reading of the sentences.
-	if !strings.Contains(strings.ToLower(statement), "both") || len(conjuncts(statement, sents)) > 0 {
-		return statement, false
-	}
-	cs := conjuncts(question, sents)
-	if len(cs) != 2 || strings.Contains(statement, cs[0].Name) || strings.Contains(statement, cs[1].Name) {
-		return statement, false
-	}
-	text := phrase.BothAs(statement, cs[0].Name, cs[1].Name)
-	return text, text != statement
 }

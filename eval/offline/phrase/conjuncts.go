@@ -68,8 +68,14 @@ func writtenStart(w []string, from, to int, written func([]string) bool) int {
 }
 
 // writtenEnd shortens the name w[from:end] to the longest run of its words
-// written together ("Quay Players" of "Quay Players American").
+// written together ("Quay Players" of "Quay Players American"), or takes in
+// the lowercase words after it that a sentence writes with it ("Sake bomb").
 func writtenEnd(w []string, from, end int, written func([]string) bool) int {
+	for e := min(end+2, len(w)-1); e > end && end > from; e-- {
+		if !slices.ContainsFunc(w[end:e], EndsInPunct) && written(Stems(strings.Join(w[from:e], " "))) {
+			return e
+		}
+	}
 	for e := end; e > from+1; e-- {
 		if written(Stems(strings.Join(w[from:e], " "))) {
 			return e
@@ -143,4 +149,21 @@ func BothAs(statement, a, b string) string {
 		return statement
 	}
 	return strings.Join(slices.Concat(w[:at+1], []string{a, "and", b}, w[end:]), " ")
+}
+
+// OnlyAs reads a statement that says "only a" ("No, only the Grasshopper is
+// a drink."), a and b the two things its question coordinates, as what it
+// says of a, and that said of b, which it denies; ok is false without one.
+func OnlyAs(statement, a, b string) (ofA, ofB string, ok bool) {
+	w := strings.Fields(statement)
+	at := indexWord(w, "only")
+	if at < 0 {
+		return "", "", false
+	}
+	next := strings.TrimPrefix(strings.Join(w[at+1:], " "), "the ")
+	if strings.HasPrefix(next, b) && !strings.HasPrefix(next, a) {
+		a, b = b, a
+	}
+	ofA = strings.Join(slices.Delete(w, at, at+1), " ")
+	return ofA, strings.Replace(ofA, a, b, 1), a != "" && b != "" && strings.HasPrefix(next, a)
 }

@@ -212,8 +212,8 @@ func NameStart(w []string, at int) int {
 		t := TrimWord(w[i-1])
 		lt := strings.ToLower(t)
 		switch {
-		case t != "" && Capitalised(t) && !norm.YesWords[lt] && !norm.NoWords[lt] && lt != "both":
-			i--
+		case t != "" && Capitalised(t) && !norm.YesWords[lt] && !norm.NoWords[lt] && lt != "both" && !(i == 1 && norm.EnglishQuestionAux[lt]):
+			i-- // a question's "Are" is no name's word
 		case i < at && NameParticles[t] && i-1 > 0 && Capitalised(TrimWord(w[i-2])):
 			i--
 		default:
