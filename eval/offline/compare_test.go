@@ -111,6 +111,11 @@ func TestRoles(t *testing.T) {
 			[]string{"The Quay Bridge was designed by the engineer Ann Lee and built by the contractor Bo Chen."}, 0},
 		{"a described party right", "Who designed the Quay Bridge?", "The Quay Bridge was designed by Ann Lee.",
 			[]string{"The Quay Bridge was designed by the engineer Ann Lee and built by the contractor Bo Chen."}, 1},
+		// One part given, and the statement gives it to another name there.
+		{"one part, another name", "Who approves expense claims?", "The Office Manager approves expense claims.",
+			[]string{"Expense claims are approved by the Finance Controller after the Office Manager has checked the receipts."}, 0},
+		{"one part, its party", "Who approves expense claims?", "The Finance Controller approves expense claims.",
+			[]string{"Expense claims are approved by the Finance Controller after the Office Manager has checked the receipts."}, 1},
 		{"a quantity is no party", "Who approved the fee?", "The fee was approved by the CEO.", []string{"The fee was reduced by 10% and approved by the board."}, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -45,7 +45,7 @@ header gives in brackets, "经理级（元/晚）") and "Key: value" fields.
 
 The support test (support.go), of one statement against the sentences:
 
- 0. 0. cells and fields: a statement that names a cell's row and column, or a
+ 0. cells and fields: a statement that names a cell's row and column, or a
     field's key (a part of it: 开户行 of 开户行及账号), is checked against that value
     alone. A number of the value's unit with another value (for a bare number,
     any number no other field of the record gives, or the next bare cell of the
@@ -64,8 +64,8 @@ The support test (support.go), of one statement against the sentences:
     table's column to the answer's statements before it ("香港属于港澳台地区。P系列在
     该地区质保三年。"). A statement that gives two or more rows' values, each after its
     row's name, is read against those rows together.
- 1. 1. coverage: the weighted share of the statement's features one sentence has
-    (a pronoun's name counts as written). Features the question also has weigh
+ 1. coverage: the weighted share of the statement's features one sentence has (a
+    pronoun's name counts as written). Features the question also has weigh
     QuestionEchoWeight: repeating the question proves nothing; but a word of the
     question right next to a word of the statement's own (chaired of "The
     ceremony was chaired by X" for "Who chaired ...?") ties the claim to the
@@ -78,12 +78,12 @@ The support test (support.go), of one statement against the sentences:
     seam of two words the answer joined (付值 of 支付值班费 against 支付 ... 值班). Short
     Chinese statements are measured on characters. The reason of a low coverage
     lists the words missing.
- 2. 2. negation: a clause of the best sentence (or, when it does not cover the
+ 2. negation: a clause of the best sentence (or, when it does not cover the
     statement, of any) that negates what an aligned clause of the statement
     affirms, or the reverse. Bounds (不超过, "no more than"), words that only look
     negated (不断, 非常) and a "No." that opens an answer (it replies to the
     question) negate nothing.
- 3. 3. numbers, against every chunk: a quantity the best sentence gives with the
+ 3. numbers, against every chunk: a quantity the best sentence gives with the
     same unit and another value is a conflict unless a sentence that covers the
     statement gives it as the statement does; when the statement is otherwise
     covered, one no sentence gives is one too. A total of two or more, or a
@@ -92,7 +92,7 @@ The support test (support.go), of one statement against the sentences:
     the reason, and so is a date that a written date moved by a given span makes
     ("30 June 2025 − 90 days = 1 April 2025"). A quantity no sentence gives is
     named first.
- 4. 4. names: a covered statement whose names the sentence does not mention (a
+ 4. names: a covered statement whose names the sentence does not mention (a
     swapped Michigan for Minnesota), or does not write as one ("Rainbow Estate"
     from "Rainbow Terrace ... Lullwater Estate"), or whose sentence has its
     names and none of what it claims of them, is not supported; so is one with
@@ -102,22 +102,23 @@ The support test (support.go), of one statement against the sentences:
     the question that the statement opens on (subject.go) is its topic, not a
     premise: the sentence must name it whole, or write its head as a name ("Lee"
     for Ann Lee).
- 5. 5. supported when coverage >= SupportThreshold and no detector fires. Before
+ 5. supported when coverage >= SupportThreshold and no detector fires. Before
     it, roles (roles.go, package phrase): a sentence that gives parties a part
     each ("reviewed by Procurement and approved by Finance", "采购部核对，财务部批准")
-    refutes a statement that says one part's verb with another part's party.
-    Shares are roles of quantities: a sentence cut at its joins into pieces with
-    a quantity each ("30 days for staff and 60 days for managers") gives each
-    piece's party its quantity, and a statement that names one party with
-    another's quantity is a conflict.
- 6. 6. two chunks: a statement no sentence covers is supported by two sentences
-    of different chunks together when their union covers it, each gives a
-    quantity of it the other does not, and no detector fires on the union
-    ("supported by [1] and [2]"); not when the statement gives a quantity of one
-    to a name only the other has, where that one gives another value of its unit
-    (a quantity belongs to the name a preposition after it gives, "63 ms in
-    Lisbon", else to the last one before it).
- 7. 7. the reference's bar: a statement of the reference (context recall) that
+    refutes a statement that says one part's verb with another part's party, or
+    gives a part to another name the sentence writes ("B wrote it" against
+    "written by A ... the version by B"). Shares are roles of quantities: a
+    sentence cut at its joins into pieces with a quantity each ("30 days for
+    staff and 60 days for managers") gives each piece's party its quantity, and
+    a statement that names one party with another's quantity is a conflict.
+ 6. two chunks: a statement no sentence covers is supported by two sentences of
+    different chunks together when their union covers it, each gives a quantity
+    of it the other does not, and no detector fires on the union ("supported by
+    [1] and [2]"); not when the statement gives a quantity of one to a name only
+    the other has, where that one gives another value of its unit (a quantity
+    belongs to the name a preposition after it gives, "63 ms in Lisbon", else to
+    the last one before it).
+ 7. the reference's bar: a statement of the reference (context recall) that
     fails only on coverage is attributed when the coverage is above
     RecallThreshold in a sentence that has its names, two of its own words and
     none replaced, or in two sentences that each give words of it the other does

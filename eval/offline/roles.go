@@ -12,22 +12,19 @@ import (
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
-// Roles (the package doc's step 5): a sentence that gives parties a part
-// each has every word of a statement that swaps two, so coverage alone
-// would support the swap.
+// Roles (the package doc's step 5): a sentence giving parties a part each
+// has every word of a statement that swaps two; coverage alone would pass it.
 
 // roleConflict: the statement (read with its question when it only names
 // its answer) says the verb of one binding of the sentence and a party of
-// another, and neither the first binding's parties nor the other's verb.
+// another, and neither the first binding's parties nor the other's verb;
+// or gives that verb to another name the sentence writes (OtherAgent).
 func roleConflict(st, q, cs *span) (string, bool) {
 	// Parts are given by "by" or 由, 归, 经: most sentences have none.
 	if st.hasHan != cs.hasHan || !strings.Contains(cs.text, " by ") && !strings.ContainsAny(cs.text, "由归经") {
 		return "", false
 	}
 	roles := phrase.Roles(withReferent(cs))
-	if roles == nil {
-		return "", false
-	}
 	gap := ""
 	if q != nil && answerOnly(st) {
 		gap = phrase.GapPart(q.text)
@@ -47,6 +44,9 @@ func roleConflict(st, q, cs *span) (string, bool) {
 				continue
 			}
 			return fmt.Sprintf("the context gives %q and %q", a.Text, b.Text), true
+		}
+		if n := phrase.OtherAgent(st.text, a, cs.text); n != "" {
+			return fmt.Sprintf("the context gives %q, not to %s", a.Text, n), true
 		}
 	}
 	return "", false

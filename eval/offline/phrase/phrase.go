@@ -92,8 +92,8 @@ func sentenceRoles(text string) []Role {
 				}
 				continue
 			}
-			if t == "" || pastForm(lt) {
-				break
+			if t == "" || pastForm(lt) || EnglishStop[lt] && !determiners[lt] && lt != "of" {
+				break // "by Ann Lee in 1955", "by Ann Lee, who ..."
 			}
 			if !determiners[lt] {
 				party = append(party, t)
@@ -112,11 +112,46 @@ func sentenceRoles(text string) []Role {
 			out = append(out, r)
 		}
 	}
-	if len(out) < 2 {
-		return nil
-	}
 	return out
 }
+
+// OtherAgent is the name a statement gives the role's part to where the
+// sentence writes that name in another part: not the role's party, nor what
+// the sentence opens on ("The Kingsmen wrote it" against "written by A ...
+// the hit version by The Kingsmen"); "" when there is none.
+func OtherAgent(statement string, r Role, sentence string) string {
+	n := agent(statement, r.Verb)
+	if n == "" || !strings.Contains(sentence, n) || strings.Contains(OpeningName(sentence), n) ||
+		slices.ContainsFunc(r.Parties, func(p string) bool { return strings.Contains(p, n) }) {
+		return ""
+	}
+	return n
+}
+
+// agent is the name a statement gives the verb's part: the one written
+// right before a word of the verb ("The Kingsmen wrote ...", auxiliaries
+// between) or right after "<verb> by"; "" when there is none.
+func agent(text, verb string) string {
+	w := strings.Fields(text)
+	for i, x := range w {
+		if t := TrimWord(x); i > 0 && Capitalised(t) || norm.Stem(strings.ToLower(t)) != verb {
+			continue // a name's word ("Dennis Publishing") is no verb
+		}
+		if i+2 < len(w) && strings.EqualFold(w[i+1], "by") {
+			return TrimWord(strings.Join(w[i+2:NameEnd(w, i+2)], " "))
+		}
+		k := i
+		for k > 0 && copulas[strings.ToLower(w[k-1])] || k > 0 && auxiliaries[strings.ToLower(w[k-1])] {
+			k--
+		}
+		if s := NameStart(w, k); s < k && !EndsInPunct(w[k-1]) {
+			return strings.TrimPrefix(strings.Join(w[s:k], " "), "The ")
+		}
+	}
+	return ""
+}
+
+var auxiliaries = map[string]bool{"has": true, "have": true, "had": true, "also": true}
 
 var roleParticles = map[string]bool{"off": true, "up": true, "out": true, "over": true}
 

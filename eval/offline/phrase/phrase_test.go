@@ -90,7 +90,7 @@ func TestRoles(t *testing.T) {
 		{"Beowulf was directed by Robert Zemeckis and written by Neil Gaiman and Roger Avary.",
 			[]string{"direct: Robert Zemeckis", "writ: Neil Gaiman, Roger Avary"}},
 		{"退款由客户申请，客服部审核，财务部支付。", []string{"申请: 客户", "审核: 客服部", "支付: 财务部"}},
-		{"The fee was set by the board.", nil}, // one part is no list of parts
+		{"The fee was set by the board.", []string{"set: board"}},
 		{"冰心的原名叫什么，原名谢婉莹。", nil},
 	} {
 		var got []string
@@ -99,6 +99,24 @@ func TestRoles(t *testing.T) {
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("Roles(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+func TestOtherAgent(t *testing.T) {
+	sentence := `"Harbour Waltz" is a song written by Mara Quill in 1958 and best known for the 1964 hit version by The Quaymen.`
+	r := Roles(sentence)[0]
+	for _, c := range []struct{ statement, want string }{
+		{"The Quaymen wrote the song.", "Quaymen"},
+		{"The song was written by The Quaymen.", "The Quaymen"},
+		{"Mara Quill wrote the song.", ""},         // the role's party
+		{"The Quaymen recorded the song.", ""},     // another verb
+		{"Harbour Waltz was written in 1958.", ""}, // what the sentence opens on
+		{"The song was written by Bo Chen.", ""},   // a name the sentence does not write
+		{"Written in 1958, it became a hit.", ""},  // no name gives the part
+	} {
+		if got := OtherAgent(c.statement, r, sentence); got != c.want {
+			t.Errorf("OtherAgent(%q) = %q, want %q", c.statement, got, c.want)
 		}
 	}
 }
