@@ -123,11 +123,7 @@ func namesOther(its []item, k int, text string, sp *span) bool {
 // kindValue: a year for points in time, else the first quantity with a unit.
 func kindValue(c comparison, qs []quantity) (value, bool) {
 	for _, q := range qs {
-		v, err := strconv.ParseFloat(q.value, 64)
-		if err != nil {
-			continue
-		}
-		if c.Time && (q.unit == "" || q.unit == "年") && v >= 1000 && v <= 2200 && v == float64(int(v)) {
+		if v, err := strconv.ParseFloat(q.value, 64); err == nil && c.Time && (q.unit == "" || q.unit == "年") && v >= 1000 && v <= 2200 && v == float64(int(v)) {
 			return value{q: quantity{value: q.value, unit: "year", text: q.text}, v: v}, true
 		}
 	}
@@ -195,24 +191,14 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 			vals[k] = v
 		}
 	}
-	for k := range vals {
-		if vals[k].q.unit != vals[0].q.unit {
-			return Evidence{}, false
+	best, given := x, []string{}
+	for k, it := range its {
+		if vals[k].q.unit != vals[0].q.unit || k != x && vals[k].v == vals[x].v {
+			return Evidence{}, false // other units, or a tie, decide nothing
 		}
-	}
-	best := x
-	for k := range its {
 		if c.Max && vals[k].v > vals[best].v || !c.Max && vals[k].v < vals[best].v {
 			best = k
 		}
-	}
-	for k := range its {
-		if k != x && vals[k].v == vals[x].v {
-			return Evidence{}, false // a tie decides nothing
-		}
-	}
-	var given []string
-	for k, it := range its {
 		given = append(given, fmt.Sprintf("%s %s", it.text, vals[k].q.text))
 	}
 	from := vals[x].from

@@ -98,10 +98,11 @@ The support test (support.go), of one statement against the sentences:
     names and none of what it claims of them, is not supported; so is one with
     two Chinese characters in a row that neither the sentence nor the question
     has, between ones it has (总监 for 主管). A name of the question may be spelled
-    out in a neighbour of a sentence that refers to it by a pronoun. A name of
-    the question that the statement opens on (subject.go) is its topic, not a
-    premise: the sentence must name it whole, or write its head as a name ("Lee"
-    for Ann Lee).
+    out in a neighbour of a sentence that refers to it by a pronoun, and is what
+    a chunk cut from its name describes ("The game was released ..." with no
+    name before it). A name of the question that the statement opens on
+    (subject.go) is its topic, not a premise: the sentence must name it whole,
+    or write its head as a name ("Lee" for Ann Lee).
  5. supported when coverage >= SupportThreshold and no detector fires. Before
     it, roles (roles.go, package phrase): a sentence that gives parties a part
     each ("reviewed by Procurement and approved by Finance", "采购部核对，财务部批准")

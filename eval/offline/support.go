@@ -657,7 +657,7 @@ func missingName(st, question, best *span) (string, bool) {
 		}
 		if question != nil && question.feats[n.feat] {
 			subject := opensOn(st, n.feat) && !opensOn(question, n.feat)
-			if !n.head && (!subject || headWritten(st.names[i:], best)) || best.pronoun && nearby(best, n.feat) {
+			if !n.head && (!subject || headWritten(st.names[i:], best)) || best.pronoun && nearby(best, n.feat) || dangling(best) && opensOn(question, n.feat) {
 				continue
 			}
 		}
@@ -692,6 +692,19 @@ func clip(s string) string {
 }
 
 // nearby reports whether the sentence before or after sp has the feature.
+// dangling: the sentence opens on a bare description ("The game was
+// released ...") of what no sentence before it in its chunk names, so of
+// what the question names: the chunk was cut from its name.
+func dangling(sp *span) bool {
+	for ; sp != nil; sp = sp.prev {
+		w := strings.Fields(sp.text)
+		if sp.ref != "" || len(w) < 3 || phrase.SubjectNoun(sp.text) != w[1] || !norm.EnglishQuestionAux[w[2]] {
+			return false
+		}
+	}
+	return true
+}
+
 func nearby(sp *span, feat string) bool {
 	return sp.prev != nil && sp.prev.feats[feat] || sp.next != nil && sp.next.feats[feat]
 }
