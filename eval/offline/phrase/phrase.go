@@ -122,15 +122,16 @@ func sentenceRoles(text string) []Role {
 func OtherAgent(statement string, r Role, sentence string) string {
 	n := agent(statement, r.Verb)
 	if n == "" || !strings.Contains(sentence, n) || strings.Contains(OpeningName(sentence), n) ||
-		slices.ContainsFunc(r.Parties, func(p string) bool { return strings.Contains(p, n) }) {
+		slices.ContainsFunc(r.Parties, func(p string) bool { return strings.Contains(p, strings.Fields(n)[0]) }) {
 		return ""
 	}
 	return n
 }
 
 // agent is the name a statement gives the verb's part: the one written
-// right before a word of the verb ("The Kingsmen wrote ...", auxiliaries
-// between) or right after "<verb> by"; "" when there is none.
+// right before a word of the verb used actively ("The Kingsmen wrote the
+// song", "has written"; not "X was founded", "X founded on ...") or right
+// after "<verb> by"; "" when there is none.
 func agent(text, verb string) string {
 	w := strings.Fields(text)
 	for i, x := range w {
@@ -140,8 +141,13 @@ func agent(text, verb string) string {
 		if i+2 < len(w) && strings.EqualFold(w[i+1], "by") {
 			return TrimWord(strings.Join(w[i+2:NameEnd(w, i+2)], " "))
 		}
+		if i+1 < len(w) {
+			if next := strings.ToLower(TrimWord(w[i+1])); EnglishStop[next] && !determiners[next] {
+				continue // a participle's preposition: no active verb
+			}
+		}
 		k := i
-		for k > 0 && copulas[strings.ToLower(w[k-1])] || k > 0 && auxiliaries[strings.ToLower(w[k-1])] {
+		for k > 0 && auxiliaries[strings.ToLower(w[k-1])] {
 			k--
 		}
 		if s := NameStart(w, k); s < k && !EndsInPunct(w[k-1]) {

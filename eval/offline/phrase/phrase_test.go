@@ -109,11 +109,13 @@ func TestOtherAgent(t *testing.T) {
 	for _, c := range []struct{ statement, want string }{
 		{"The Quaymen wrote the song.", "Quaymen"},
 		{"The song was written by The Quaymen.", "The Quaymen"},
-		{"Mara Quill wrote the song.", ""},         // the role's party
-		{"The Quaymen recorded the song.", ""},     // another verb
-		{"Harbour Waltz was written in 1958.", ""}, // what the sentence opens on
-		{"The song was written by Bo Chen.", ""},   // a name the sentence does not write
-		{"Written in 1958, it became a hit.", ""},  // no name gives the part
+		{"Mara Quill wrote the song.", ""},              // the role's party
+		{"The Quaymen recorded the song.", ""},          // another verb
+		{"Harbour Waltz was written in 1958.", ""},      // what the sentence opens on
+		{"The song was written by Bo Chen.", ""},        // a name the sentence does not write
+		{"Written in 1958, it became a hit.", ""},       // no name gives the part
+		{"The Quaymen was written in 1958.", ""},        // a passive's subject is no agent
+		{"A waltz by The Quaymen written in 1958.", ""}, // nor is a participle's noun
 	} {
 		if got := OtherAgent(c.statement, r, sentence); got != c.want {
 			t.Errorf("OtherAgent(%q) = %q, want %q", c.statement, got, c.want)
