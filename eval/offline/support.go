@@ -691,7 +691,6 @@ func clip(s string) string {
 	return string(rs[:max]) + "..."
 }
 
-// nearby reports whether the sentence before or after sp has the feature.
 // dangling: the sentence opens on a bare description ("The game was
 // released ...") of what no sentence before it in its chunk names, so of
 // what the question names: the chunk was cut from its name.
@@ -705,6 +704,7 @@ func dangling(sp *span) bool {
 	return true
 }
 
+// nearby reports whether the sentence before or after sp has the feature.
 func nearby(sp *span, feat string) bool {
 	return sp.prev != nil && sp.prev.feats[feat] || sp.next != nil && sp.next.feats[feat]
 }
