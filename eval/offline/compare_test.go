@@ -116,6 +116,15 @@ func TestRoles(t *testing.T) {
 			[]string{"Expense claims are approved by the Finance Controller after the Office Manager has checked the receipts."}, 0},
 		{"one part, its party", "Who approves expense claims?", "The Finance Controller approves expense claims.",
 			[]string{"Expense claims are approved by the Finance Controller after the Office Manager has checked the receipts."}, 1},
+		{"zh one part, another name", "设备损坏的风险由谁承担？", "设备损坏的风险由出租人承担。",
+			[]string{"设备损坏的风险由承租人承担，但因出租人提供的设备质量缺陷造成的除外。"}, 0},
+		{"zh one part, its party", "设备损坏的风险由谁承担？", "设备损坏的风险由承租人承担。",
+			[]string{"设备损坏的风险由承租人承担，但因出租人提供的设备质量缺陷造成的除外。"}, 1},
+		// Two parts of one verb: each party has its own.
+		{"zh two parts of one verb", "住宿费由谁承担？", "比赛期间的住宿费由学院承担。",
+			[]string{"往返交通费由家长承担，比赛期间住宿费由学院承担。"}, 1},
+		{"en two parts of one verb", "Who paid for the hotel?", "The hotel was paid by Quay Academy.",
+			[]string{"The travel was paid by Harbour Parents Fund and the hotel was paid by Quay Academy."}, 1},
 		{"a quantity is no party", "Who approved the fee?", "The fee was approved by the CEO.", []string{"The fee was reduced by 10% and approved by the board."}, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {

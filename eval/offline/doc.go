@@ -105,10 +105,10 @@ The support test (support.go), of one statement against the sentences:
     or write its head as a name ("Lee" for Ann Lee).
  5. supported when coverage >= SupportThreshold and no detector fires. Before
     it, roles (roles.go, package phrase): a sentence that gives parties a part
-    each ("reviewed by Procurement and approved by Finance", "采购部核对，财务部批准")
-    refutes a statement that says one part's verb with another part's party, or
-    gives a part to another name the sentence writes ("B wrote it" against
-    "written by A ... the version by B"). Shares are roles of quantities: a
+    each ("reviewed by Procurement and approved by Finance") refutes a statement
+    that says one part's verb with another part's party, or gives a part to
+    another name the sentence writes ("B wrote it" against "written by A ... the
+    version by B", "由B承担" against "由A承担，但因B"). Shares are roles of quantities: a
     sentence cut at its joins into pieces with a quantity each ("30 days for
     staff and 60 days for managers") gives each piece's party its quantity, and
     a statement that names one party with another's quantity is a conflict.

@@ -45,7 +45,7 @@ func roleConflict(st, q, cs *span) (string, bool) {
 			}
 			return fmt.Sprintf("the context gives %q and %q", a.Text, b.Text), true
 		}
-		if n := phrase.OtherAgent(st.text, a, cs.text); n != "" {
+		if n := phrase.OtherAgent(st.text, a.Verb, roles, cs.text); n != "" {
 			return fmt.Sprintf("the context gives %q, not to %s", a.Text, n), true
 		}
 	}

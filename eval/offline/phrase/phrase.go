@@ -115,15 +115,19 @@ func sentenceRoles(text string) []Role {
 	return out
 }
 
-// OtherAgent is the name a statement gives the role's part to where the
-// sentence writes that name in another part: not the role's party, nor what
-// the sentence opens on ("The Kingsmen wrote it" against "written by A ...
-// the hit version by The Kingsmen"); "" when there is none.
-func OtherAgent(statement string, r Role, sentence string) string {
-	n := agent(statement, r.Verb)
-	if n == "" || !strings.Contains(sentence, n) || strings.Contains(OpeningName(sentence), n) ||
-		slices.ContainsFunc(r.Parties, func(p string) bool { return strings.Contains(p, strings.Fields(n)[0]) }) {
+// OtherAgent is the name a statement gives the verb's part to where the
+// sentence writes that name in another part: the party of none of its
+// roles of that verb, nor what it opens on ("The Kingsmen wrote it" against
+// "written by A ... the hit version by The Kingsmen"); "" when there is none.
+func OtherAgent(statement, verb string, roles []Role, sentence string) string {
+	n := agent(statement, verb)
+	if n == "" || !strings.Contains(sentence, n) || strings.Contains(OpeningName(sentence), n) {
 		return ""
+	}
+	for _, r := range roles {
+		if r.Verb == verb && slices.ContainsFunc(r.Parties, func(p string) bool { return strings.Contains(p, strings.Fields(n)[0]) }) {
+			return ""
+		}
 	}
 	return n
 }
@@ -133,6 +137,14 @@ func OtherAgent(statement string, r Role, sentence string) string {
 // song", "has written"; not "X was founded", "X founded on ...") or right
 // after "<verb> by"; "" when there is none.
 func agent(text, verb string) string {
+	if containsHan(verb) { // "由财务部审批": the party its own binding gives
+		for _, r := range chineseRoles(text) {
+			if r.Verb == verb {
+				return r.Parties[0]
+			}
+		}
+		return ""
+	}
 	w := strings.Fields(text)
 	for i, x := range w {
 		if t := TrimWord(x); i > 0 && Capitalised(t) || norm.Stem(strings.ToLower(t)) != verb {
@@ -202,9 +214,6 @@ func chineseRoles(text string) []Role {
 		if len(out) == maxRoles {
 			break
 		}
-	}
-	if len(out) < 2 {
-		return nil
 	}
 	return out
 }

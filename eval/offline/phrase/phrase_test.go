@@ -117,7 +117,7 @@ func TestOtherAgent(t *testing.T) {
 		{"The Quaymen was written in 1958.", ""},        // a passive's subject is no agent
 		{"A waltz by The Quaymen written in 1958.", ""}, // nor is a participle's noun
 	} {
-		if got := OtherAgent(c.statement, r, sentence); got != c.want {
+		if got := OtherAgent(c.statement, r.Verb, []Role{r}, sentence); got != c.want {
 			t.Errorf("OtherAgent(%q) = %q, want %q", c.statement, got, c.want)
 		}
 	}
