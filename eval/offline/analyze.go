@@ -179,6 +179,12 @@ func lexClause(text string, sp *span) clause {
 		put(&c.unis, f)
 		put(&sp.unis, f)
 	}
+	ordered := func(f string) { // in text order, of all but a context sentence (whose skips are made)
+		add(f)
+		if sp.skips == nil {
+			sp.order = append(sp.order, f)
+		}
+	}
 	for i := 0; i < len(lx); i++ {
 		l := lx[i]
 		switch l.Kind {
@@ -200,10 +206,7 @@ func lexClause(text string, sp *span) clause {
 				// another kind (the 2291 of INV-2291).
 				for k, unit := range [3]string{"年", "月", "日"} {
 					v := norm.Number(ymd[k])
-					add("n:" + v)
-					if sp.skips == nil {
-						sp.order = append(sp.order, "n:"+v)
-					}
+					ordered("n:" + v)
 					sp.quants = append(sp.quants, quantity{value: v, unit: norm.Unit(unit), text: l.Text})
 				}
 				if m, err := strconv.Atoi(ymd[1]); err == nil && m >= 1 && m <= 12 && sp.skips != nil {
@@ -212,10 +215,7 @@ func lexClause(text string, sp *span) clause {
 				continue
 			}
 			v := norm.Number(l.Text)
-			add("n:" + v)
-			if sp.skips == nil { // not a context sentence: skips are made for those only
-				sp.order = append(sp.order, "n:"+v)
-			}
+			ordered("n:" + v)
 			if w, ok := norm.NumberNames[v]; ok {
 				// 8 is "eight" too: a text that writes the word has it.
 				add("w:" + w)
@@ -283,10 +283,7 @@ func lexClause(text string, sp *span) clause {
 				continue
 			}
 			s := norm.Stem(w) // not empty: w opens on a letter
-			add("w:" + s)
-			if sp.skips == nil {
-				sp.order = append(sp.order, "w:"+s)
-			}
+			ordered("w:" + s)
 			if commonStems[s] {
 				put(&sp.common, "w:"+s)
 			}

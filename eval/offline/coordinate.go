@@ -52,6 +52,12 @@ func about(ev Evidence, sents []*span, name string) bool {
 			return false
 		}
 		cs := sents[i]
+		if containsHan(name) { // by its name in its chunk so far: a shared pair (种子) is no mention
+			name, _, _ := strings.Cut(name, "的") // 乙 of "甲和乙的总部都…"
+			for ; cs != nil && !strings.Contains(cs.text, name); cs = cs.prev {
+			}
+			return cs != nil
+		}
 		for f := range nf {
 			if cs.feats[f] || cs.refFeats[f] || cs.unis[f] {
 				return true
@@ -79,20 +85,20 @@ func contradicted(p string, q *span, sents []*span) (Evidence, bool) {
 }
 
 // ofPair reads a statement that says "both" or "only" of the two names the
-// question coordinates, naming neither or one: "Both are painters" is said
-// of each, and holds only when each conjunct does; "only A" holds when what
-// it says of A does and the context contradicts it of the other (silence
-// about the other supports no "only").
+// question coordinates, naming neither or one: "Both are painters" (两家机构都…)
+// is said of each, and holds only when each conjunct does; "only A" holds
+// when what it says of A does and the context contradicts it of the other
+// (silence about the other supports no "only").
 func ofPair(statement, question string, q *span, sents []*span) (Evidence, bool) {
 	lower := strings.ToLower(statement)
-	if !strings.Contains(lower, "both") && !strings.Contains(lower, "only ") || len(conjuncts(statement, sents)) > 0 {
+	if !strings.Contains(lower, "both") && !strings.Contains(lower, "only ") && !strings.Contains(statement, "两") || len(conjuncts(statement, sents)) > 0 {
 		return Evidence{}, false // most statements: no reading of the question
 	}
-	cs := conjuncts(question, sents)
-	if len(cs) != 2 {
+	x, y, ok := questionPair(question, sents)
+	if !ok {
 		return Evidence{}, false
 	}
-	if a, b, ok := phrase.OnlyAs(statement, cs[0].Name, cs[1].Name); ok {
+	if a, b, ok := phrase.OnlyAs(statement, x, y); ok {
 		ev := support(analyze(a), q, sents)
 		if bev, no := contradicted(b, q, sents); no && ev.Verdict == 1 {
 			ev.Reason += fmt.Sprintf("; the context contradicts %q: %s", clip(b), bev.Reason)
@@ -102,8 +108,21 @@ func ofPair(statement, question string, q *span, sents []*span) (Evidence, bool)
 		}
 		return ev, true
 	}
-	if text := phrase.BothAs(statement, cs[0].Name, cs[1].Name); text != statement && !strings.Contains(statement, cs[0].Name) && !strings.Contains(statement, cs[1].Name) {
+	if text := phrase.BothAs(statement, x, y); text != statement && !strings.Contains(statement, x) && !strings.Contains(statement, y) {
 		return coordinated(analyze(text), q, sents)
 	}
 	return Evidence{}, false
+}
+
+// questionPair is the two things the question coordinates, as written.
+func questionPair(question string, sents []*span) (a, b string, ok bool) {
+	if containsHan(question) {
+		return phrase.HanPair(question, func(s string) bool {
+			return slices.ContainsFunc(sents, func(cs *span) bool { return strings.Contains(cs.text, s) })
+		})
+	}
+	if cs := conjuncts(question, sents); len(cs) == 2 {
+		return cs[0].Name, cs[1].Name, true
+	}
+	return "", "", false
 }

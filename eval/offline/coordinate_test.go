@@ -73,6 +73,19 @@ func TestBothStandsForTheQuestionsTwo(t *testing.T) {
 
 func TestCoordinationInChinese(t *testing.T) {
 	ctx := []string{"甲公司的总部设在上海浦东。", "乙公司的总部设在上海闵行。"}
+	// "两家机构…都" stands for the two the question names; each is named by
+	// its name in its chunk, not by a pair of characters it shares (种子).
+	banks := []string{"松溪种子信托由钱正安于1995年发起，总部设在雾川市。", "梅台传统种子库成立于2003年。它的种子仓库和办公室都设在鹤汀市。"}
+	same := []string{"松溪种子信托由钱正安于1995年发起，总部设在雾川市。", "梅台传统种子库成立于2003年。梅台传统种子库的总部也设在雾川市。"}
+	banksQ := "松溪种子信托和梅台传统种子库的总部在同一座城市吗？"
+	for _, tt := range []struct {
+		ctx  []string
+		want float64
+	}{{banks, 0}, {same, 1}} {
+		if got, _ := Faithfulness(banksQ, "是的，两家机构的总部都设在雾川市。", tt.ctx); got != tt.want {
+			t.Errorf("两家…都 against %q: %v, want %v", tt.ctx[1], got, tt.want)
+		}
+	}
 	checkSupport(t, []supportCase{
 		{"都 distributes", "", "甲公司和乙公司的总部都设在上海。", ctx, 1, "says it of each of two"},
 		{"one of them elsewhere", "", "甲公司和乙公司的总部都设在北京。", ctx, 0, ""},

@@ -177,13 +177,14 @@ Coordination (coordinate.go). A statement whose subject coordinates two names
 ("A and B are both painters", "甲和乙都设在上海") that fails the test is read as its
 conjuncts, each supported only by a sentence that names its own name; the second
 name ends where a sentence writes it as one (with the lowercase words it writes
-after it: "Sake bomb"). A collective predicate (the same, between, married, 相同,
-之间: words/collective.txt) is not distributed. A "both" that names neither stands
-for the two names the question coordinates, and holds only if each conjunct
-does, however well the whole matches; "only A" of one of them holds when the
-context contradicts it of the other. A denial ("no" to a yes/no question) is
-supported when a detector fires on a sentence that covers the proposition, or
-one of its conjuncts; silence supports none.
+after it: "Sake bomb"); a Chinese name is mentioned by its whole name in its
+chunk so far, not by a pair of its characters. A collective predicate (the same,
+between, married, 相同, 之间: words/collective.txt) is not distributed. A "both"
+(两家机构…都) that names neither stands for the two names the question coordinates,
+and holds only if each conjunct does, however well the whole matches; "only A"
+of one of them holds when the context contradicts it of the other. A denial
+("no" to a yes/no question) is supported when a detector fires on a sentence
+that covers the proposition, or one of its conjuncts; silence supports none.
 
 # Metrics
 
