@@ -27,7 +27,7 @@ func coordinated(st, q *span, sents []*span) (Evidence, bool) {
 	}
 	var evs []Evidence
 	for _, c := range cs {
-		ev := support(analyze(c.Text), q, sents)
+		ev := supportAbout(analyze(c.Text), q, sents, c.Name)
 		if ev.Verdict != 1 || !about(ev, sents, c.Name) {
 			ev.Verdict = 0
 			ev.Reason = fmt.Sprintf("said of each of two, not of %q: %s", clip(c.Name), ev.Reason)
@@ -41,31 +41,54 @@ func coordinated(st, q *span, sents []*span) (Evidence, bool) {
 	return ev, true
 }
 
+// supportAbout is support against the sentences about a Chinese name only
+// (about), so that one that says it of another thing does not decide; its
+// evidence is indexed into sents.
+func supportAbout(st, q *span, sents []*span, name string) Evidence {
+	if !containsHan(name) {
+		return support(st, q, sents)
+	}
+	var own []*span
+	var at []int
+	for i := range sents {
+		if names(sents, i, name) {
+			own, at = append(own, sents[i]), append(at, i)
+		}
+	}
+	ev := support(st, q, own)
+	for _, k := range []*int{&ev.From, &ev.Also} {
+		if *k >= 0 && *k < len(at) {
+			*k = at[*k]
+		}
+	}
+	return ev
+}
+
 // about reports whether a sentence that decided ev names the name.
 func about(ev Evidence, sents []*span, name string) bool {
-	nf := analyzeText(name).feats
-	if len(nf) == 0 {
-		return true
-	}
-	has := func(i int) bool {
-		if i < 0 || i >= len(sents) {
-			return false
-		}
-		cs := sents[i]
-		if containsHan(name) { // by its name in its chunk so far: a shared pair (种子) is no mention
-			name, _, _ := strings.Cut(name, "的") // 乙 of "甲和乙的总部都…"
-			for ; cs != nil && !strings.Contains(cs.text, name); cs = cs.prev {
-			}
-			return cs != nil
-		}
-		for f := range nf {
-			if cs.feats[f] || cs.refFeats[f] || cs.unis[f] {
-				return true
-			}
-		}
+	return names(sents, ev.From, name) || names(sents, ev.Also, name)
+}
+
+// names: sentence i names the name, by a word of it, or a Chinese one whole
+// in its chunk so far (a pair of characters two names share, 种子, is none).
+func names(sents []*span, i int, name string) bool {
+	if i < 0 || i >= len(sents) {
 		return false
 	}
-	return has(ev.From) || has(ev.Also)
+	cs := sents[i]
+	if containsHan(name) {
+		name, _, _ := strings.Cut(name, "的") // 乙 of "甲和乙的总部都…"
+		for ; cs != nil && !strings.Contains(cs.text, name); cs = cs.prev {
+		}
+		return cs != nil
+	}
+	nf := analyzeText(name).feats
+	for f := range nf {
+		if cs.feats[f] || cs.refFeats[f] || cs.unis[f] {
+			return true
+		}
+	}
+	return len(nf) == 0
 }
 
 // contradicted: a detector fires on a sentence that covers the proposition,

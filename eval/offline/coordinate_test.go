@@ -76,7 +76,7 @@ func TestCoordinationInChinese(t *testing.T) {
 	// "两家机构…都" stands for the two the question names; each is named by
 	// its name in its chunk, not by a pair of characters it shares (种子).
 	banks := []string{"松溪种子信托由钱正安于1995年发起，总部设在雾川市。", "梅台传统种子库成立于2003年。它的种子仓库和办公室都设在鹤汀市。"}
-	same := []string{"松溪种子信托由钱正安于1995年发起，总部设在雾川市。", "梅台传统种子库成立于2003年。梅台传统种子库的总部也设在雾川市。"}
+	same := []string{"松溪种子信托的总部设在雾川市。", "梅台传统种子库成立于2003年，总部设在雾川市北郊。"}
 	banksQ := "松溪种子信托和梅台传统种子库的总部在同一座城市吗？"
 	for _, tt := range []struct {
 		ctx  []string
@@ -85,6 +85,12 @@ func TestCoordinationInChinese(t *testing.T) {
 		if got, _ := Faithfulness(banksQ, "是的，两家机构的总部都设在雾川市。", tt.ctx); got != tt.want {
 			t.Errorf("两家…都 against %q: %v, want %v", tt.ctx[1], got, tt.want)
 		}
+	}
+	// Each is tested on the sentences about it: the other's closer wording
+	// ("同样在市民会堂举行") does not decide for it.
+	bands := []string{"清河少年乐团成立于1978年。乐团每年在市民会堂举办三场音乐会。", "素弦合奏团由聂远舟创办。它的大部分音乐会同样在市民会堂举行。"}
+	if got, _ := Faithfulness("清河少年乐团与素弦合奏团有什么共同点？", "两个乐团的音乐会大多都在市民会堂举行。", bands); got != 1 {
+		t.Errorf("两个乐团…都 said of each in its own sentence scored %v, want 1", got)
 	}
 	checkSupport(t, []supportCase{
 		{"都 distributes", "", "甲公司和乙公司的总部都设在上海。", ctx, 1, "says it of each of two"},
