@@ -35,8 +35,29 @@ func TestRelationWord(t *testing.T) {
 	if got := TiedBy("It is on display at the Adams Museum in Deadwood.", "museum", false, none); got != "" {
 		t.Errorf("TiedBy = %q: a name's word is no relation", got)
 	}
-	if got := BothAs("Yes, both ships were built in Kent.", "Harbour Belle", "Quay Star"); got != "Yes, both Harbour Belle and Quay Star were built in Kent." {
-		t.Errorf("BothAs = %q", got)
+	for _, c := range []struct{ statement, want string }{
+		{"Yes, both ships were built in Kent.", "Yes, both Harbour Belle and Quay Star were built in Kent."},
+		{"是的，两家机构的总部都设在雾川市。", "是的，Harbour Belle和Quay Star的总部都设在雾川市。"},
+		{"这两座灯塔都曾由航标署管理。", "Harbour Belle和Quay Star都曾由航标署管理。"},
+		{"白金卡比金卡多两个小时。", "白金卡比金卡多两个小时。"}, // no 都: said of no two
+	} {
+		if got := BothAs(c.statement, "Harbour Belle", "Quay Star"); got != c.want {
+			t.Errorf("BothAs(%q) = %q, want %q", c.statement, got, c.want)
+		}
+	}
+	for _, c := range []struct{ statement, ofA, ofB string }{
+		{"No, only the Harbour Belle is a sailing ship.", "No, the Harbour Belle is a sailing ship.", "No, the Quay Star is a sailing ship."},
+		{"No, only Quay Star is a sailing ship.", "No, Quay Star is a sailing ship.", "No, Harbour Belle is a sailing ship."},
+		{"Harbour Belle is only a sailing ship.", "", ""},
+	} {
+		a, b, ok := OnlyAs(c.statement, "Harbour Belle", "Quay Star")
+		if ok != (c.ofA != "") || ok && (a != c.ofA || b != c.ofB) {
+			t.Errorf("OnlyAs(%q) = %q, %q, %v; want %q, %q", c.statement, a, b, ok, c.ofA, c.ofB)
+		}
+	}
+	written := func(s string) bool { return s == "舆图社" || s == "朗川出版社" }
+	if a, b, ok := HanPair("舆图社和朗川出版社是不是都在杜岭市创办的？", written); !ok || a != "舆图社" || b != "朗川出版社" {
+		t.Errorf("HanPair = %q, %q, %v; want 舆图社, 朗川出版社", a, b, ok)
 	}
 }
 
