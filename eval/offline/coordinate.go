@@ -77,7 +77,6 @@ func names(sents []*span, i int, name string) bool {
 	}
 	cs := sents[i]
 	if containsHan(name) {
-		name, _, _ := strings.Cut(name, "的") // 乙 of "甲和乙的总部都…"
 		for ; cs != nil && !strings.Contains(cs.text, name); cs = cs.prev {
 		}
 		return cs != nil
@@ -113,8 +112,7 @@ func contradicted(p string, q *span, sents []*span) (Evidence, bool) {
 // when what it says of A does and the context contradicts it of the other
 // (silence about the other supports no "only").
 func ofPair(statement, question string, q *span, sents []*span) (Evidence, bool) {
-	lower := strings.ToLower(statement)
-	if !strings.Contains(lower, "both") && !strings.Contains(lower, "only ") && !strings.Contains(statement, "两") || len(conjuncts(statement, sents)) > 0 {
+	if !phrase.SaysBoth(statement) && !strings.Contains(strings.ToLower(statement), "only ") || len(conjuncts(statement, sents)) > 0 {
 		return Evidence{}, false // most statements: no reading of the question
 	}
 	x, y, ok := questionPair(question, sents)

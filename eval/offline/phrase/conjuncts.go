@@ -104,7 +104,8 @@ func hanConjuncts(text string) []Conjunct {
 	}
 	head, pred := string(rs[:start]), string(rs[dou+1:])
 	a, b := string(rs[start:and]), string(rs[and+1:dou])
-	return []Conjunct{{head + a + pred, a}, {head + b + pred, b}}
+	name, _, _ := strings.Cut(b, "的") // 乙 of "甲和乙的总部都…"
+	return []Conjunct{{head + a + pred, a}, {head + b + pred, name}}
 }
 
 // hanPair finds the two names coordinated by 和 (与, 及, 跟) before rs[end]
@@ -127,6 +128,16 @@ func hanPair(rs []rune, end int) (start, and int, ok bool) {
 		start--
 	}
 	return start, and, and-start >= 1 && end-and-1 >= 1
+}
+
+// SaysBoth reports whether BothAs would read the statement ("both",
+// "两家…都"), so a caller need not work out the two names first.
+func SaysBoth(statement string) bool {
+	if containsHan(statement) {
+		loc := hanBoth.FindStringIndex(statement)
+		return loc != nil && strings.Contains(statement[loc[0]:], "都")
+	}
+	return strings.Contains(strings.ToLower(statement), "both") && indexWord(strings.Fields(statement), "both") >= 0
 }
 
 // BothAs is the statement with what its "both" stands for ("both
@@ -179,10 +190,10 @@ var hanBoth = regexp.MustCompile(`(这)?两(?:家|个|种|位|款|所|座|名|�
 // hanBothAs is the Chinese statement with its "两家X" read as "a和b"; the
 // statement as it is when it has none, or no 都 says it of each.
 func hanBothAs(statement, a, b string) string {
-	loc := hanBoth.FindStringIndex(statement)
-	if loc == nil || !strings.Contains(statement[loc[0]:], "都") {
+	if !SaysBoth(statement) {
 		return statement
 	}
+	loc := hanBoth.FindStringIndex(statement)
 	end := loc[1] - len("的") // 的 and 都 are one character of three bytes each
 	return statement[:loc[0]] + a + "和" + b + statement[end:]
 }

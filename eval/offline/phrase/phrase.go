@@ -138,7 +138,7 @@ func OtherAgent(statement, verb string, roles []Role, sentence string) string {
 // after "<verb> by"; "" when there is none.
 func agent(text, verb string) string {
 	if containsHan(verb) { // "由财务部审批": the party its own binding gives
-		for _, r := range chineseRoles(text) {
+		for _, r := range Roles(text) {
 			if r.Verb == verb {
 				return r.Parties[0]
 			}
