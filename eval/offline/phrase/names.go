@@ -150,8 +150,8 @@ func NameRuns(text string) []string {
 		default:
 			flush()
 		}
-		if t != w && strings.ContainsAny(w[len(w)-1:], ",;:.!?()\"") {
-			flush()
+		if t != w && strings.ContainsAny(w[len(w)-1:], ",;:.!?()\"") || possessive(t) {
+			flush() // "Orvel Cloud's Basic plan": the owner's name ends at its 's
 		}
 	}
 	flush()
@@ -167,6 +167,11 @@ func Stems(text string) []string {
 		}
 	}
 	return out
+}
+
+// possessive: the word ends in 's or s'.
+func possessive(w string) bool {
+	return strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s") || strings.HasSuffix(w, "s'")
 }
 
 // ContainsSeq reports whether seq has the words of sub in order, each
@@ -292,14 +297,16 @@ func (m Mentions) OpensOnName() bool { return len(m.opening) > 0 }
 
 // Links reports whether two sentences are about one thing by the names
 // they write: one opens on a name the other writes ("... films such as
-// Night Shift", "Night Shift is a 2004 film"), or both write a name of two
-// or more words. A name of one word two sentences share (a country) is no
-// link.
+// Night Shift", "Night Shift is a 2004 film"), or one writes a name of two
+// or more words that the other writes too, though with more around it ("the
+// Northgate Power Board (NPPB)"). A name of one word two sentences share (a
+// country) is no link.
 func Links(a, b Mentions) bool {
 	if named(b.opening, a.stems) || named(a.opening, b.stems) {
 		return true
 	}
-	return slices.ContainsFunc(a.runs, func(r []string) bool { return named(r, b.stems) })
+	return slices.ContainsFunc(a.runs, func(r []string) bool { return named(r, b.stems) }) ||
+		slices.ContainsFunc(b.runs, func(r []string) bool { return named(r, a.stems) })
 }
 
 // named reports whether stems name the name: its words, or its first and

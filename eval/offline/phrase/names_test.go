@@ -7,8 +7,24 @@ import (
 
 // A name is one thing as written: markup and the article are not the name.
 func TestNameRuns(t *testing.T) {
-	if got := NameRuns("**Fare:** 480 Taka [Source: routes.pdf] and Band of Brothers play with the Harbour Band."); strings.Join(got, "|") != "Band of Brothers|Harbour Band" {
-		t.Errorf("NameRuns = %q, want Band of Brothers and Harbour Band (markup and the article are not the name)", got)
+	for text, want := range map[string]string{
+		"**Fare:** 480 Taka [Source: routes.pdf] and Band of Brothers play with the Harbour Band.": "Band of Brothers|Harbour Band", // markup and the article are not the name
+		"Orvel Cloud's Basic Plan allows 25 users.":                                                "Orvel Cloud's|Basic Plan",      // the owner's name ends at its 's
+	} {
+		if got := NameRuns(text); strings.Join(got, "|") != want {
+			t.Errorf("NameRuns(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+// TestLinksBothWays: two sentences that write one name of two or more
+// words are linked whichever comes first, though one writes more after it
+// (an abbreviation in brackets).
+func TestLinksBothWays(t *testing.T) {
+	a := MentionsOf("Hale Units 1 and 2 were started by the Northgate Public Power Board (NPPB) in 1971.")
+	b := MentionsOf("Kestrel Energy (formerly Northgate Public Power Board) is a public agency formed in 1957.")
+	if !Links(a, b) || !Links(b, a) {
+		t.Errorf("Links = %v, %v; want true both ways", Links(a, b), Links(b, a))
 	}
 }
 
