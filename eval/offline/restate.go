@@ -15,6 +15,12 @@ import (
 // must repeat to restate it ("The CEO of X in 2021 is A.").
 const RestateShare = 0.7
 
+// RestateEcho is how many of the question's words a sentence that gives a
+// restatement's answer repeats to be about what the question asks, when no
+// name links it to the premise ("The club plays its home matches at ..."
+// for "... a club that plays its home matches where?").
+const RestateEcho = 4
+
 // restates reports whether the statement restates a question that
 // presupposes its content around an answer of its own.
 func restates(st, q *span) bool {
@@ -96,7 +102,8 @@ func namedAsWritten(text, sentence string, q *span) (string, bool) {
 // residualSupport tests a restating statement's residual as a short answer:
 // supported by a sentence that supports it, writes its names as one, and
 // names (or its pronoun stands for) a name of the question the statement
-// repeats and the contexts mention.
+// repeats and the contexts mention, is linked to one that does, or repeats
+// RestateEcho words of the question.
 func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 	r := residual(st, q)
 	if r == "" {
@@ -123,10 +130,8 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 		if ev.Verdict != 1 {
 			continue
 		}
-		if !aboutAny(a, premise) {
-			if !linkedOnce()[a] {
-				continue
-			}
+		if !aboutAny(a, premise) && !linkedOnce()[a] && overlap(q.feats, a.feats) < RestateEcho {
+			continue
 		}
 		if _, ok := namedAsWritten(r, a.text, q); !ok {
 			continue

@@ -294,3 +294,18 @@ func checkSupport(t *testing.T, cases []supportCase) {
 		})
 	}
 }
+
+// TestRestatedAnswerEchoesTheQuestion: a sentence that gives a restated
+// answer and repeats RestateEcho words of the question is about what the
+// question asks, though no name links it to the question's own name (the
+// club is named by its town alone); one that repeats fewer is not.
+func TestRestatedAnswerEchoesTheQuestion(t *testing.T) {
+	q := "Tom Vale was a rugby player for a club that plays its home matches where?"
+	ctx := []string{"Tom Vale (1901-1960) was an English rugby league player who played at club level for Harbury and Dunmore.",
+		"Harbury Rovers R.L.F.C. is a rugby league club based in Harbury, Kent. The club plays its home matches at the Quay Stadium. Its training ground is Marsh Park."}
+	checkSupport(t, []supportCase{
+		{"the ground the sentence gives", q, "Tom Vale was a rugby player for a club that plays its home matches at Quay Stadium.", ctx, 1, "Quay Stadium"},
+		{"a ground no sentence gives", q, "Tom Vale was a rugby player for a club that plays its home matches at Anfield.", ctx, 0, ""},
+		{"a ground of a sentence that echoes too little", q, "Tom Vale was a rugby player for a club that plays its home matches at Marsh Park.", ctx, 0, ""},
+	})
+}
