@@ -69,14 +69,26 @@ func itemValue(c comparison, its []item, k int, sents []*span, about map[string]
 		}
 		pieces := []*span{cs}
 		if namesOther(its, k, cs.text, cs) {
-			pieces = nil // one clause each: "engineers $2,000, designers $1,500"
+			// The clauses of k only: "engineers $2,000, designers $1,500"; a
+			// clause that names none is of the item named before it ("Glenn
+			// Hughes (born 21 August 1951) ... Ross Lynch (born December 29,
+			// 1995)"), read as one piece.
+			var qs []quantity
+			own := false
 			for _, cl := range cs.clauses {
-				if p := analyze(cl.text); its[k].named(cl.text, p) && !namesOther(its, k, cl.text, p) {
-					pieces = append(pieces, p)
+				p := analyze(cl.text)
+				switch {
+				case namesOther(its, k, cl.text, p):
+					own = false
+				case its[k].named(cl.text, p):
+					own = true
+				}
+				if own {
+					qs = append(qs, p.quants...)
 				}
 			}
-		}
-		if !c.Time && len(pieces) == 1 {
+			pieces = []*span{{quants: qs}}
+		} else if !c.Time {
 			pieces = append(clausesAbout(cs, about), pieces...)
 		}
 		for _, p := range pieces {

@@ -279,3 +279,15 @@ func TestDifferenceAlsoGivenElsewhere(t *testing.T) {
 		t.Errorf("the difference 3年 − 2年 is a %s: %s", ev.Detector, ev.Reason)
 	}
 }
+
+// TestValuesOfTwoInOneSentence: a sentence that names both items gives each
+// the clauses from its name to the other's ("A (born 3 May 1950) ... B (born
+// June 2, 1971)"), a year there before a day.
+func TestValuesOfTwoInOneSentence(t *testing.T) {
+	q := "Who is older Tom Reed or Ann Lee?"
+	ctx := []string{"Tom Reed (born 3 May 1950) is an English singer, best known for the band Quayside, the Mk.Ann Lee (born June 2, 1971) is an American actor."}
+	checkSupport(t, []supportCase{
+		{"the elder", q, "Tom Reed is older.", ctx, 1, "1950"},
+		{"the younger", q, "Ann Lee is older.", ctx, 0, "1971"},
+	})
+}

@@ -145,7 +145,8 @@ names (of three rows or more, only a superlative decides). An item's value is
 the first quantity of the comparison's kind (a year for points in time, else one
 with a unit; other units decide nothing) in the clause saying most of what is
 compared of the first piece that names it and no other item, or names none in a
-run that opens on it. The statement is supported when its item holds the extreme
+run that opens on it; in a sentence that names them all, in the clauses from its
+name to another's ("A (born 1951) ... B (born December 29, 1995)"). The statement is supported when its item holds the extreme
 value and the rest is covered, a number conflict when another item does
 ("context gives Basic $1500, Plus $500: Plus has it"). A statement that two
 things have the same value of something, or not ("A and B were born in the same
