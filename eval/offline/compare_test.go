@@ -291,3 +291,17 @@ func TestValuesOfTwoInOneSentence(t *testing.T) {
 		{"the younger", q, "Ann Lee is older.", ctx, 0, "1971"},
 	})
 }
+
+// TestParallelConjuncts: "his B.A. from X and his Ph.D. at Y" ties each
+// degree to its own school; a statement that gives one the other's is a
+// name conflict, where a list or two verbs joined by "and" are not read so.
+func TestParallelConjuncts(t *testing.T) {
+	q := "In what city did Tom Reed get his doctorate?"
+	ctx := []string{"Tom Reed (born 1953) is a scholar of political economy. He received his degree from Quay College and his doctorate at Harbour University."}
+	list := []string{"The pass can be used in the following countries: Norland, Quayland, Estmark and Westmark."}
+	checkSupport(t, []supportCase{
+		{"the school of the doctorate", q, "Tom Reed received his doctorate at Harbour University.", ctx, 1, ""},
+		{"the other degree's school", q, "Tom Reed received his doctorate from Quay College.", ctx, 0, "not with Quay"},
+		{"a list's last two items", "", "The pass can be used in Estmark.", list, 1, ""},
+	})
+}

@@ -108,7 +108,10 @@ The support test (support.go), of one statement against the sentences:
     each ("reviewed by Procurement and approved by Finance") refutes a statement
     that says one part's verb with another part's party, or gives a part to
     another name the sentence writes ("B wrote it" against "written by A ... the
-    version by B", "由B承担" against "由A承担，但因B"). Shares are roles of quantities: a
+    version by B", "由B承担" against "由A承担，但因B"); so does one of two parallel
+    phrases joined by "and" ("his B.A. from X and his Ph.D. at Y") against a
+    statement that gives one phrase's word with the other's name (conjunctConflict).
+    Shares are roles of quantities: a
     sentence cut at its joins into pieces with a quantity each ("30 days for
     staff and 60 days for managers") gives each piece's party its quantity, and
     a statement that names one party with another's quantity is a conflict.

@@ -249,3 +249,58 @@ func pieceParties(pieces []piece) [][]string {
 	}
 	return out
 }
+
+// conjunctConflict: a sentence of two conjuncts joined by "and", each with
+// a name of its own ("He received his B.A. from Millikin University and his
+// Ph.D. at Northwestern University"), against a statement that takes a
+// name from one and a word of its own only the other has ("his Ph.D. from
+// Millikin University").
+func conjunctConflict(st, q, cs *span) (string, bool) {
+	if st.hasHan || strings.Contains(st.text, " and ") || strings.Count(cs.text, " and ") != 1 {
+		return "", false
+	}
+	i := strings.Index(cs.text, " and ")
+	left, right := cs.text[:i], cs.text[i+5:]
+	// Two noun phrases of a few words each, parallel ("his B.A. from X and
+	// his Ph.D. at Y"): not the last two items of a list, nor two verbs.
+	rw := strings.Fields(right)
+	if len(strings.Fields(left[strings.LastIndex(left, ",")+1:])) < 3 || len(rw) < 3 || !possessives[strings.ToLower(rw[0])] {
+		return "", false
+	}
+	// The left phrase opens where the left writes the same possessive: the
+	// words before it ("He received") are said of both.
+	k := strings.LastIndex(strings.ToLower(left), " "+strings.ToLower(rw[0])+" ")
+	if k < 0 {
+		return "", false
+	}
+	parts := [2]*span{analyze(left[k+1:]), analyze(right)}
+	asked := func(f string) bool { return q != nil && q.feats[f] }
+	caps := capitals(st)
+	for _, n := range st.names {
+		if asked(n.feat) {
+			continue
+		}
+		side := -1
+		switch {
+		case parts[0].feats[n.feat] && !parts[1].feats[n.feat]:
+			side = 0
+		case parts[1].feats[n.feat] && !parts[0].feats[n.feat]:
+			side = 1
+		default:
+			continue
+		}
+		other := parts[1-side]
+		if !slices.ContainsFunc(other.names, func(m name) bool { return !st.feats[m.feat] }) {
+			continue
+		}
+		for f := range st.feats {
+			if strings.HasPrefix(f, "w:") && !caps[f] && !st.common[f] && other.feats[f] && !parts[side].feats[f] {
+				return fmt.Sprintf("the context gives %s with %q, not with %s", f[2:], clip(other.text), n.text), true
+			}
+		}
+	}
+	return "", false
+}
+
+// possessives open the second of two parallel noun phrases a conjunctConflict reads.
+var possessives = map[string]bool{"his": true, "her": true, "its": true, "their": true}

@@ -234,6 +234,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		if detail, ok := roleConflict(st, q, sents[best]); ok {
 			return ev.conflict(DetectorName, detail+": the statement gives the part to the wrong party")
 		}
+		if detail, ok := conjunctConflict(st, q, sents[best]); ok {
+			return ev.conflict(DetectorName, detail)
+		}
 		if detail, ok := shareConflict(st, sents[best]); ok {
 			return ev.conflict(DetectorNumber, detail+": the statement gives the quantity to the wrong party")
 		}
@@ -281,19 +284,7 @@ var capitalStems = memo.New[map[string]bool](analysisCacheSize)
 // statement besides its names and the question's words ("R Adams Cowley was
 // an astronaut" against "R Adams Cowley was a surgeon" has none).
 func saysSomething(st, q, cs *span) bool {
-	isName := capitalStems.Get(st.text, func(text string) map[string]bool {
-		m := map[string]bool{}
-		for _, n := range st.names { // st is text's analysis: the same names
-			m[n.feat] = true
-		}
-		for _, w := range strings.Fields(text) {
-			// Initials and a text's first word count here too.
-			if f := capitalFeat(w); f != "" {
-				m[f] = true
-			}
-		}
-		return m
-	})
+	isName := capitals(st)
 	any := false
 	for f := range st.feats {
 		if isName[f] || st.common[f] || q != nil && (q.feats[f] || q.unis[f]) || strings.HasPrefix(f, "h:") {
@@ -305,6 +296,23 @@ func saysSomething(st, q, cs *span) bool {
 		}
 	}
 	return !any
+}
+
+// capitals are the features of the statement's names and capitalised
+// words, initials and its first word included.
+func capitals(st *span) map[string]bool {
+	return capitalStems.Get(st.text, func(text string) map[string]bool {
+		m := map[string]bool{}
+		for _, n := range st.names { // st is text's analysis: the same names
+			m[n.feat] = true
+		}
+		for _, w := range strings.Fields(text) {
+			if f := capitalFeat(w); f != "" {
+				m[f] = true
+			}
+		}
+		return m
+	})
 }
 
 // conflict is ev refuted by the detector, for what detail says.
