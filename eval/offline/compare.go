@@ -378,8 +378,8 @@ func sameVerdict(st *span, sents []*span) (Evidence, bool) {
 		return Evidence{}, false
 	}
 	ev := Evidence{Quote: sents[from[0]].text, From: from[0], Also: -1, Coverage: 1, Verdict: 1}
-	if sents[from[1]].chunk != sents[from[0]].chunk {
-		ev.Also = from[1] // the other value's chunk is evidence too
+	if from[1] != from[0] {
+		ev.Also = from[1] // the other value's sentence is evidence too
 	}
 	ev.Reason = fmt.Sprintf("context gives %s %s, %s %s", s.A, vals[0], s.B, vals[1])
 	if same != s.Differ {

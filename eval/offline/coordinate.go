@@ -93,8 +93,13 @@ func names(sents []*span, i int, name string) bool {
 // contradicted: a detector fires on a sentence that covers the proposition,
 // or one of its conjuncts (a denial of "both A and B American").
 func contradicted(p string, q *span, sents []*span) (Evidence, bool) {
-	ev := support(analyze(p), q, sents)
-	if ev.Detector != "" && ev.Coverage >= SupportThreshold {
+	pst := analyze(p)
+	ev := support(pst, q, sents)
+	// A sentence that leaves out a name of it says nothing of that name ("A
+	// is X" of "both A and B X"): only one that names them all contradicts.
+	if ev.Detector != "" && ev.Coverage >= SupportThreshold && !slices.ContainsFunc(pst.names, func(n name) bool {
+		return !mentions(sents, ev.From, n.feat) && !mentions(sents, ev.Also, n.feat)
+	}) {
 		return ev, true
 	}
 	for _, c := range conjuncts(p, sents) {
@@ -146,4 +151,10 @@ func questionPair(question string, sents []*span) (a, b string, ok bool) {
 		return cs[0].Name, cs[1].Name, true
 	}
 	return "", "", false
+}
+
+// mentions reports whether sentence i (of the evidence; -1 for none) has
+// the feature, or its pronoun stands for it.
+func mentions(sents []*span, i int, f string) bool {
+	return i >= 0 && i < len(sents) && (sents[i].feats[f] || sents[i].refFeats[f])
 }

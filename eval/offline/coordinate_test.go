@@ -165,3 +165,33 @@ func TestConjuncts(t *testing.T) {
 		}
 	}
 }
+
+// TestDenialOfBothNeedsAContradiction: a "no" to "both A and B" holds when
+// the context contradicts it of one; a context about A alone, silent about
+// B, contradicts nothing.
+func TestDenialOfBothNeedsAContradiction(t *testing.T) {
+	q := "Do both Quaymark and Tidewell include single sign-on?"
+	for _, tt := range []struct {
+		name string
+		ctx  []string
+		want float64
+	}{
+		{"silent about one", []string{"Quaymark includes single sign-on and audit logs."}, 0},
+		{"contradicted of one", []string{"Quaymark includes single sign-on and audit logs.", "Tidewell does not include single sign-on."}, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, _ := Faithfulness(q, "No.", tt.ctx); got != tt.want {
+				t.Errorf("Faithfulness = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestDenialBySameValues: a "no" to "the same country" is contradicted by
+// two sentences of one chunk that give each its own.
+func TestDenialBySameValues(t *testing.T) {
+	ctx := []string{"Quaymark is a software company founded in Norway in 1997. Tidewell is a software company founded in Chile in 2004."}
+	if got, _ := Faithfulness("Were Quaymark and Tidewell founded in the same country?", "No.", ctx); got != 1 {
+		t.Errorf("Faithfulness = %v, want 1", got)
+	}
+}

@@ -190,7 +190,8 @@ between, married, 相同, 之间: words/collective.txt) is not distributed. A "b
 and holds only if each conjunct does, however well the whole matches; "only A"
 of one of them holds when the context contradicts it of the other. A denial
 ("no" to a yes/no question) is supported when a detector fires on a sentence
-that covers the proposition, or one of its conjuncts; silence supports none.
+that covers the proposition and names all it names (or on two that give its
+things their values), or on one of its conjuncts; silence supports none.
 
 # Metrics
 
