@@ -250,51 +250,42 @@ func pieceParties(pieces []piece) [][]string {
 	return out
 }
 
-// conjunctConflict: a sentence of two conjuncts joined by "and", each with
-// a name of its own ("He received his B.A. from Millikin University and his
-// Ph.D. at Northwestern University"), against a statement that takes a
-// name from one and a word of its own only the other has ("his Ph.D. from
-// Millikin University").
+// conjunctConflict: two parallel phrases joined by "and", the second opening
+// on a possessive ("He received his B.A. from Millikin University and his
+// Ph.D. at Northwestern University"), each with a name of its own, against a
+// statement that takes a name from one and a word only the other has ("his
+// Ph.D. from Millikin University"). The words before the first phrase ("He
+// received") are said of both.
 func conjunctConflict(st, q, cs *span) (string, bool) {
 	if st.hasHan || strings.Contains(st.text, " and ") || strings.Count(cs.text, " and ") != 1 {
 		return "", false
 	}
 	i := strings.Index(cs.text, " and ")
-	left, right := cs.text[:i], cs.text[i+5:]
-	// Two noun phrases of a few words each, parallel ("his B.A. from X and
-	// his Ph.D. at Y"): not the last two items of a list, nor two verbs.
+	left, right := strings.ToLower(cs.text[:i]), cs.text[i+5:]
 	rw := strings.Fields(right)
-	if len(strings.Fields(left[strings.LastIndex(left, ",")+1:])) < 3 || len(rw) < 3 || !possessives[strings.ToLower(rw[0])] {
+	if len(rw) < 3 || !possessives[strings.ToLower(rw[0])] {
 		return "", false
 	}
-	// The left phrase opens where the left writes the same possessive: the
-	// words before it ("He received") are said of both.
-	k := strings.LastIndex(strings.ToLower(left), " "+strings.ToLower(rw[0])+" ")
+	k := strings.LastIndex(left, " "+strings.ToLower(rw[0])+" ")
 	if k < 0 {
 		return "", false
 	}
-	parts := [2]*span{analyze(left[k+1:]), analyze(right)}
-	asked := func(f string) bool { return q != nil && q.feats[f] }
+	parts := [2]*span{analyze(cs.text[k+1 : i]), analyze(right)}
 	caps := capitals(st)
 	for _, n := range st.names {
-		if asked(n.feat) {
+		in := [2]bool{parts[0].feats[n.feat], parts[1].feats[n.feat]}
+		if q != nil && q.feats[n.feat] || in[0] == in[1] {
 			continue
 		}
-		side := -1
-		switch {
-		case parts[0].feats[n.feat] && !parts[1].feats[n.feat]:
-			side = 0
-		case parts[1].feats[n.feat] && !parts[0].feats[n.feat]:
-			side = 1
-		default:
-			continue
+		own, other := parts[0], parts[1]
+		if in[1] {
+			own, other = other, own
 		}
-		other := parts[1-side]
 		if !slices.ContainsFunc(other.names, func(m name) bool { return !st.feats[m.feat] }) {
 			continue
 		}
 		for f := range st.feats {
-			if strings.HasPrefix(f, "w:") && !caps[f] && !st.common[f] && other.feats[f] && !parts[side].feats[f] {
+			if strings.HasPrefix(f, "w:") && !caps[f] && !st.common[f] && other.feats[f] && !own.feats[f] {
 				return fmt.Sprintf("the context gives %s with %q, not with %s", f[2:], clip(other.text), n.text), true
 			}
 		}
@@ -302,5 +293,5 @@ func conjunctConflict(st, q, cs *span) (string, bool) {
 	return "", false
 }
 
-// possessives open the second of two parallel noun phrases a conjunctConflict reads.
+// possessives open the second of two parallel phrases (conjunctConflict).
 var possessives = map[string]bool{"his": true, "her": true, "its": true, "their": true}
