@@ -309,3 +309,16 @@ func TestRestatedAnswerEchoesTheQuestion(t *testing.T) {
 		{"a ground of a sentence that echoes too little", q, "Tom Vale was a rugby player for a club that plays its home matches at Marsh Park.", ctx, 0, ""},
 	})
 }
+
+// TestRestatedAnswerInAList: a restated answer that a linked sentence
+// lists after the relation word, not first ("stars Tom Reed, Ann Lee, and
+// Walter Coy"), is in that role; a quoted title after "of" is a name of
+// its own, not part of the answer's ("Walter Darwin Coy of \"Frontier\"").
+func TestRestatedAnswerInAList(t *testing.T) {
+	q := "Gunmen from Harbour starred which narrator of \"Frontier\"?"
+	ctx := []string{"Gunmen from Harbour is a 1959 western film which stars Tom Reed, Ann Lee, and Walter Coy. Walter Darwin Coy (1909-1974) was an American stage and television actor. He was best known for narrating the western series \"Frontier\"."}
+	checkSupport(t, []supportCase{
+		{"the narrator, third in the list", q, "Gunmen from Harbour starred Walter Darwin Coy of \"Frontier\".", ctx, 1, "Walter Darwin Coy"},
+		{"a narrator the context does not name", q, "Gunmen from Harbour starred William Conrad of \"Frontier\".", ctx, 0, ""},
+	})
+}

@@ -31,7 +31,7 @@ func Presupposes(question string) bool {
 func KeepNamesWhole(words []string, keep []bool) {
 	for i := 0; i < len(words); {
 		j := i
-		for j < len(words) && (Capitalised(TrimWord(words[j])) || j > i && NameParticles[words[j]] && j+1 < len(words) && Capitalised(TrimWord(words[j+1]))) {
+		for j < len(words) && (Capitalised(TrimWord(words[j])) || j > i && NameParticles[words[j]] && j+1 < len(words) && Capitalised(TrimWord(words[j+1])) && !quoted(words[j+1])) {
 			j++
 			if EndsInPunct(words[j-1]) {
 				break
@@ -124,3 +124,7 @@ func WrittenAs(text, stem string) string {
 	}
 	return stem
 }
+
+// quoted: the word opens a quotation (a title of its own: "Coy of \"Frontier\""
+// is two names).
+func quoted(w string) bool { return strings.HasPrefix(w, "\"") || strings.HasPrefix(w, "“") }
