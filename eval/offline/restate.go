@@ -65,6 +65,15 @@ func residual(st, q *span) string {
 		}
 	}
 	phrase.KeepNamesWhole(words, keep)
+	// A word the question writes as it is, at the end of a kept run, is the
+	// question's ("California US" of "in California US state" for "in which
+	// US state?").
+	asked := phrase.WordsOf(q.text)
+	for i := len(words) - 1; i > 0; i-- {
+		if keep[i] && keep[i-1] && (i+1 == len(words) || !keep[i+1]) && asked[phrase.TrimWord(words[i])] {
+			keep[i] = false
+		}
+	}
 	var kept []string
 	for i, w := range words {
 		if keep[i] {

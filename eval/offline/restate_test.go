@@ -322,3 +322,13 @@ func TestRestatedAnswerInAList(t *testing.T) {
 		{"a narrator the context does not name", q, "Gunmen from Harbour starred William Conrad of \"Frontier\".", ctx, 0, ""},
 	})
 }
+
+// TestResidualLeavesTheQuestionsWord: a word the question writes as it is,
+// ending a run of capitalised words, is not part of the answer ("Kent US"
+// of "in Kent US state" for "in which US state?").
+func TestResidualLeavesTheQuestionsWord(t *testing.T) {
+	q := "The 33rd Test Squadron was based at Quay Air Base, a former base in which US state?"
+	if got := residual(analyze("The 33rd Test Squadron was based at Quay Air Base, a former base in Kent US state."), analyze(q)); got != "Kent" {
+		t.Errorf("residual = %q, want Kent", got)
+	}
+}

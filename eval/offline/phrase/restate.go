@@ -128,3 +128,12 @@ func WrittenAs(text, stem string) string {
 // quoted: the word opens a quotation (a title of its own: "Coy of \"Frontier\""
 // is two names).
 func quoted(w string) bool { return strings.HasPrefix(w, "\"") || strings.HasPrefix(w, "“") }
+
+// WordsOf is the set of a text's words as written, punctuation trimmed.
+func WordsOf(text string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(text) {
+		m[TrimWord(w)] = true
+	}
+	return m
+}
