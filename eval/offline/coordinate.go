@@ -90,13 +90,13 @@ func names(sents []*span, i int, name string) bool {
 	return len(nf) == 0
 }
 
-// contradicted: a detector fires on a sentence that covers the proposition,
-// or one of its conjuncts (a denial of "both A and B American").
+// contradicted: a detector fires on evidence that covers the proposition and
+// names all it names, or on one of its conjuncts (a denial of "both A and B
+// American"): a sentence that leaves a name out ("A is X" of "both A and B
+// X") says nothing of it.
 func contradicted(p string, q *span, sents []*span) (Evidence, bool) {
 	pst := analyze(p)
 	ev := support(pst, q, sents)
-	// A sentence that leaves out a name of it says nothing of that name ("A
-	// is X" of "both A and B X"): only one that names them all contradicts.
 	if ev.Detector != "" && ev.Coverage >= SupportThreshold && !slices.ContainsFunc(pst.names, func(n name) bool {
 		return !mentions(sents, ev.From, n.feat) && !mentions(sents, ev.Also, n.feat)
 	}) {
