@@ -171,10 +171,11 @@ most two hops, each between a sentence that opens on a name and one that writes
 it, or two that write one name of two or more words (first and last word
 suffice; one word shared links nothing; a name ends at a possessive, so "Orvel
 Cloud's Basic plan" writes two), or that repeats four of the question's words
-itself (RestateEcho). A sentence brings its paragraph's run:
-the prose sentence that opens on a name and those after it that open on none
-("Mount Quay Circuit is a track. The 6.2 km long track ..."; a table's next row
-is another's). A residual found in a sentence without the word that ties it to
+itself (RestateEcho); not one that writes a lowercase word of the residual
+only as a word of a name ("brother" in "Band of Brothers"). A sentence brings
+its paragraph's run: the prose sentence that opens on a name and those after
+it that open on none ("Mount Quay Circuit is a track. The 6.2 km long track
+..."; a table's next row is another's). A residual found in a sentence without the word that ties it to
 the statement ("distributed" of "... distributed by A", read in "produced by A")
 is in another role when a linked sentence ties another name by it
 (phrase.RelationWord, TiedBy).

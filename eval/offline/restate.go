@@ -142,7 +142,7 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 		if !aboutAny(a, premise) && !linkedOnce()[a] && overlap(q.feats, a.feats) < RestateEcho {
 			continue
 		}
-		if _, ok := namedAsWritten(r, a.text, q); !ok {
+		if _, ok := namedAsWritten(r, a.text, q); !ok || !lowercaseIn(r, a.text) {
 			continue
 		}
 		if inAnotherRole(st, q, rsp, a, r, sents, linkedOnce) {
@@ -153,6 +153,29 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 		return ev, true
 	}
 	return Evidence{}, false
+}
+
+// lowercaseIn: each lowercase word of the residual is one the sentence
+// writes in lowercase too, not only as a word of a name ("played brother"
+// is not in "the series Band of Brothers, playing ...").
+func lowercaseIn(residual, sentence string) bool {
+	lower, upper := map[string]bool{}, map[string]bool{}
+	for i, w := range strings.Fields(sentence) {
+		if t := phrase.TrimWord(w); t != "" && i > 0 { // the first is capitalised by its place
+			m := lower
+			if phrase.Capitalised(t) {
+				m = upper
+			}
+			m[norm.Stem(strings.ToLower(t))] = true
+		}
+	}
+	for _, w := range strings.Fields(residual) {
+		t := phrase.TrimWord(w)
+		if s := norm.Stem(strings.ToLower(t)); t != "" && !phrase.Capitalised(t) && upper[s] && !lower[s] {
+			return false
+		}
+	}
+	return true
 }
 
 // inAnotherRole reports whether a residual found in sentence a stands

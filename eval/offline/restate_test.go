@@ -332,3 +332,17 @@ func TestResidualLeavesTheQuestionsWord(t *testing.T) {
 		t.Errorf("residual = %q, want Kent", got)
 	}
 }
+
+// TestResidualWordOnlyInAName: a restated answer's lowercase word that its
+// sentence writes only as a word of a name ("brother" of "Band of
+// Brothers") is not found there; a field's key, capitalised by its place,
+// is no name.
+func TestResidualWordOnlyInAName(t *testing.T) {
+	q := "What is the connection between Tom Reed and Ann Lee?"
+	ctx := []string{"Lauded for his work on the stage, he came to the screen in the series \"Harbour of Brothers\" playing 1st Lt Ann Lee. Lee was portrayed in the series \"Harbour of Brothers\" by Tom Reed."}
+	record := []string{"Product name: Quay thinner T-40\nShort-term exposure limit (15-min): 100 ppm"}
+	checkSupport(t, []supportCase{
+		{"a word of the title", q, "Tom Reed played Ann Lee's brother.", ctx, 0, ""},
+		{"a key capitalised by its place", "What's the 15-minute exposure limit for thinner T-40?", "Thinner T-40 has a short-term exposure limit of 100 ppm over 15 minutes.", record, 1, ""},
+	})
+}
