@@ -155,13 +155,14 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 	return Evidence{}, false
 }
 
-// lowercaseIn: each lowercase word of the residual is one the sentence
-// writes in lowercase too, not only as a word of a name ("played brother"
-// is not in "the series Band of Brothers, playing ...").
+// lowercaseIn: no lowercase word of the residual is one the sentence writes
+// only capitalised, as a word of a name ("played brother" is not in "the
+// series Band of Brothers, playing ..."); its first word is capitalised by
+// its place.
 func lowercaseIn(residual, sentence string) bool {
 	lower, upper := map[string]bool{}, map[string]bool{}
 	for i, w := range strings.Fields(sentence) {
-		if t := phrase.TrimWord(w); t != "" && i > 0 { // the first is capitalised by its place
+		if t := phrase.TrimWord(w); t != "" && i > 0 {
 			m := lower
 			if phrase.Capitalised(t) {
 				m = upper
