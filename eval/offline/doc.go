@@ -103,7 +103,11 @@ The support test (support.go), of one statement against the sentences:
     name before it). A name of the question that the statement opens on
     (subject.go) is its topic, not a premise: the sentence must name it whole,
     or write its head as a name ("Lee" for Ann Lee).
- 5. supported when coverage >= SupportThreshold and no detector fires. Before
+ 5. supported when coverage >= SupportThreshold and no detector fires, or >=
+    AnchoredThreshold when the sentence gives all the statement's own numbers
+    and names and every word it repeats from the question, and it lacks at most
+    two English words of its own (the answer's phrasing: "permits up to 25
+    users at the same time" against "allows up to 25 concurrent users"). Before
     it, roles (roles.go, package phrase): a sentence that gives parties a part
     each ("reviewed by Procurement and approved by Finance") refutes a statement
     that says one part's verb with another part's party, or gives a part to

@@ -474,3 +474,35 @@ func TestTopicNamesTheCell(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswerOwnWording: a statement whose own numbers and names a sentence
+// gives all, with every word it repeats from the question, is supported
+// under SupportThreshold (down to AnchoredThreshold) when it lacks no more
+// than anchoredMissing words of its own: the answer's phrasing of them.
+func TestAnswerOwnWording(t *testing.T) {
+	plans := []string{"The Basic plan allows up to 25 concurrent users and includes 50 GB of storage. The Pro plan raises the limit to 100 concurrent users and adds audit logs.",
+		"Tallow Metrics, a competing tool, caps its starter tier at 10 concurrent users."}
+	q := "How many concurrent users does the Basic plan of Orvel Cloud allow?"
+	checkSupport(t, []supportCase{
+		{"the value in other words", q, "Orvel Cloud's Basic plan permits up to 25 users at the same time.", plans, 1, "lacks only the answer's own words: permit, tim"},
+		{"another plan's value", q, "Orvel Cloud's Basic plan permits up to 100 users at the same time.", plans, 0, ""},
+		{"a competitor's value", q, "Orvel Cloud's Basic plan permits up to 10 users at the same time.", plans, 0, ""},
+		{"three words of its own missing", q, "Orvel Cloud's Basic plan quietly permits up to 25 users at the same time.", plans, 0, "needs 0.67"},
+	})
+	for _, tt := range []struct {
+		name, q, st, cs string
+		want            bool
+	}{
+		{"its value and the question's words", q, "Orvel Cloud's Basic plan permits up to 25 users at the same time.", plans[0], true},
+		{"a value the sentence lacks", q, "Orvel Cloud's Basic plan permits up to 25 users and 60 GB.", plans[0], false},
+		{"a word of the question the sentence lacks", "In which state are the Longbay drug stores located?", "The Longbay drug stores are located in Oregon.", "Warren Pike ran Longbay Drug Corp out of Oregon before 2008.", false},
+		{"no value of its own", q, "The Basic plan of Orvel Cloud permits many users at the same time.", plans[0], false},
+		{"another measure word", "备件还有几套？", "该型号备件在仓库里目前还有2套可以使用", "2号仓库存放该型号备件，库存充足可以使用", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := valuesIn(analyze(tt.st), analyze(tt.q), analyzeContext(tt.cs)); got != tt.want {
+				t.Errorf("valuesIn(%q) = %v, want %v", tt.st, got, tt.want)
+			}
+		})
+	}
+}

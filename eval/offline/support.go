@@ -198,6 +198,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		return Evidence{From: -1, Also: -1, Reason: "the statement has no content words to check"}
 	}
 	ev := Evidence{Coverage: bestCov, Quote: sents[best].text, From: best, Also: -1}
+	enough := bestCov >= SupportThreshold || bestCov >= AnchoredThreshold && valuesIn(st, q, sents[best])
 	if cev, ok := comparisonVerdict(st, q, sents, useUnis); ok {
 		return cev
 	}
@@ -216,7 +217,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	if rev, ok := rowsSupport(st, q, sents, useUnis); ok {
 		return rev
 	}
-	if bestCov < SupportThreshold {
+	if !enough {
 		for i, cs := range sents {
 			if quote, detail, ok := negationConflict(st, cs); ok && i != best {
 				ev.Quote, ev.From = quote, i
@@ -224,13 +225,13 @@ func supportOne(st, q *span, sents []*span) Evidence {
 			}
 		}
 	}
-	if detail, ok := numberConflict(st, q, sents[best], sents, covs, bestCov >= SupportThreshold); ok {
+	if detail, ok := numberConflict(st, q, sents[best], sents, covs, enough); ok {
 		if pev, ok := pairSupport(st, q, sents, covs, useUnis); ok {
 			return pev
 		}
 		return ev.conflict(DetectorNumber, detail)
 	}
-	if bestCov >= SupportThreshold {
+	if enough {
 		if detail, ok := roleConflict(st, q, sents[best]); ok {
 			return ev.conflict(DetectorName, detail+": the statement gives the part to the wrong party")
 		}
@@ -261,6 +262,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		}
 		ev.Verdict = 1
 		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f)%s", clip(ev.Quote), ev.Coverage, sums(st, q, sents))
+		if bestCov < SupportThreshold {
+			ev.Reason += fmt.Sprintf("; under %.2f, but it gives the statement's numbers and names, and lacks only the answer's own words%s", SupportThreshold, strings.Replace(missingWords(st, qc, sents[best]), "; not in it", "", 1))
+		}
 		return ev
 	}
 	if rev, ok := residualSupport(st, q, sents); ok {
@@ -1043,4 +1047,71 @@ func givenShare(st *span, sents []*span) float64 {
 // givenFeat reports whether some sentence has the feature.
 func givenFeat(sents []*span, f string) bool {
 	return slices.ContainsFunc(sents, func(cs *span) bool { return cs.feats[f] || cs.refFeats[f] || cs.skips[f] })
+}
+
+// AnchoredThreshold is the coverage that does for a statement whose own
+// values (its numbers and names the question lacks) the sentence gives
+// all, with every word it repeats from the question: the rest of its
+// words are the answer's own phrasing of them ("permits up to 25 users at
+// the same time" against "allows up to 25 concurrent users").
+const AnchoredThreshold = 0.5
+
+// anchoredFeats is the least content a statement needs for it: of fewer
+// words, half is one or two.
+const anchoredFeats = 4
+
+// anchoredMissing is how many English words of its own a statement may
+// phrase otherwise: a verb and its object ("came into force" for "took
+// effect"). Chinese phrasings are bigrams, whose count says little.
+const anchoredMissing = 2
+
+// valuesIn reports whether the statement has numbers or names of its own,
+// apart from the question's, and the sentence gives them all (a Chinese
+// number with its measure word: 2套 is not 2号), with every word the
+// statement repeats from the question but the question's names, and lacks
+// at most anchoredMissing English words of its own.
+func valuesIn(st, q *span, cs *span) bool {
+	if st.residue || len(st.feats) < anchoredFeats {
+		return false
+	}
+	has := func(f string) bool { return cs.feats[f] || cs.refFeats[f] }
+	own := 0
+	for f := range st.feats {
+		switch {
+		case has(f) || cs.skips[f] || st.common[f]:
+		case q != nil && q.feats[f]:
+			if !slices.ContainsFunc(q.names, func(nm name) bool { return nm.feat == f }) {
+				return false
+			}
+		case strings.HasPrefix(f, "w:"):
+			if own++; own > anchoredMissing {
+				return false
+			}
+		}
+	}
+	n := 0
+	for _, x := range st.quants {
+		if q != nil && q.feats["n:"+x.value] {
+			continue
+		}
+		// An English unit is the word after the number, phrased freely (25
+		// users, 25 concurrent); a Chinese one is a measure word.
+		if !slices.ContainsFunc(cs.quants, func(c quantity) bool {
+			return c.value == x.value && (norm.Unit(c.unit) == norm.Unit(x.unit) || x.unit == "" || !containsHan(x.unit+c.unit))
+		}) {
+			return false
+		}
+		n++
+	}
+	for f := range capitals(st) { // its first word too, which counts for no value
+		if st.feats[f] && (q == nil || !q.feats[f]) && !has(f) {
+			return false
+		}
+	}
+	for _, nm := range st.names {
+		if q == nil || !q.feats[nm.feat] {
+			n++
+		}
+	}
+	return n > 0
 }
