@@ -263,7 +263,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		ev.Verdict = 1
 		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f)%s", clip(ev.Quote), ev.Coverage, sums(st, q, sents))
 		if bestCov < SupportThreshold {
-			ev.Reason += fmt.Sprintf("; under %.2f, but it gives the statement's numbers and names, and lacks only the answer's own words%s", SupportThreshold, strings.Replace(missingWords(st, qc, sents[best]), "; not in it", "", 1))
+			ev.Reason += fmt.Sprintf("; under %.2f, but it gives the statement's numbers and names, and lacks only the answer's own words%s", SupportThreshold, notInIt(missingWords(st, qc, sents[best]), ": "))
 		}
 		return ev
 	}
@@ -276,7 +276,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	if tev, ok := tiedConflict(st, sents); ok {
 		return tev
 	}
-	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)%s", clip(ev.Quote), ev.Coverage, SupportThreshold, missingWords(st, qc, sents[best]))
+	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)%s", clip(ev.Quote), ev.Coverage, SupportThreshold, notInIt(missingWords(st, qc, sents[best]), "; not in it: "))
 	return ev
 }
 
@@ -928,13 +928,18 @@ func missingWords(st, q, cs *span) string {
 		run = nil
 	}
 	add(string(run))
-	if len(out) == 0 {
-		return ""
-	}
 	if len(out) > 5 {
 		out = append(out[:5], "...")
 	}
-	return "; not in it: " + strings.Join(out, ", ")
+	return strings.Join(out, ", ")
+}
+
+// notInIt is a reason's clause for the words a sentence lacks, or "".
+func notInIt(words, lead string) string {
+	if words == "" {
+		return ""
+	}
+	return lead + words
 }
 
 // anchored is the question less its words that tie the statement's own
