@@ -195,7 +195,7 @@ func inAnotherRole(st, q, rsp, a *span, residual string, sents []*span, chain fu
 	skip := func(w string) bool { return q.feats["w:"+norm.Stem(strings.ToLower(w))] }
 	aStems := phrase.Stems(a.text)
 	for _, b := range sents {
-		if !chain()[b] || !b.feats["w:"+rel] || overlap(rsp.feats, b.feats) == len(rsp.feats) || phrase.Names(b.text, residual) {
+		if !chain()[b] || !b.feats["w:"+rel] || overlap(rsp.feats, b.feats) == len(rsp.feats) {
 			continue
 		}
 		if other := phrase.TiedBy(b.text, rel, number, skip); other != "" && !slices.Contains(aStems, norm.Stem(strings.ToLower(other))) {

@@ -310,19 +310,6 @@ func TestRestatedAnswerEchoesTheQuestion(t *testing.T) {
 	})
 }
 
-// TestRestatedAnswerInAList: a restated answer that a linked sentence
-// lists after the relation word, not first ("stars Tom Reed, Ann Lee, and
-// Walter Coy"), is in that role; a quoted title after "of" is a name of
-// its own, not part of the answer's ("Walter Darwin Coy of \"Frontier\"").
-func TestRestatedAnswerInAList(t *testing.T) {
-	q := "Gunmen from Harbour starred which narrator of \"Frontier\"?"
-	ctx := []string{"Gunmen from Harbour is a 1959 western film which stars Tom Reed, Ann Lee, and Walter Coy. Walter Darwin Coy (1909-1974) was an American stage and television actor. He was best known for narrating the western series \"Frontier\"."}
-	checkSupport(t, []supportCase{
-		{"the narrator, third in the list", q, "Gunmen from Harbour starred Walter Darwin Coy of \"Frontier\".", ctx, 1, "Walter Darwin Coy"},
-		{"a narrator the context does not name", q, "Gunmen from Harbour starred William Conrad of \"Frontier\".", ctx, 0, ""},
-	})
-}
-
 // TestResidualLeavesTheQuestionsWord: a word the question writes as it is,
 // ending a run of capitalised words, is not part of the answer ("Kent US"
 // of "in Kent US state" for "in which US state?").

@@ -309,10 +309,6 @@ func Links(a, b Mentions) bool {
 		slices.ContainsFunc(b.runs, func(r []string) bool { return named(r, a.stems) })
 }
 
-// Names reports whether the text names the name, as named reads it ("Walter
-// Coy" names Walter Darwin Coy).
-func Names(text, name string) bool { return named(Stems(name), Stems(text)) }
-
 // named reports whether stems name the name: its words, or its first and
 // last, in order, a few words apart at most ("Alf Clausen" names Alf
 // Heiberg Clausen, "Dwight D. Eisenhower" Dwight David Eisenhower).

@@ -31,7 +31,7 @@ func Presupposes(question string) bool {
 func KeepNamesWhole(words []string, keep []bool) {
 	for i := 0; i < len(words); {
 		j := i
-		for j < len(words) && (Capitalised(TrimWord(words[j])) || j > i && NameParticles[words[j]] && j+1 < len(words) && Capitalised(TrimWord(words[j+1])) && !quoted(words[j+1])) {
+		for j < len(words) && (Capitalised(TrimWord(words[j])) || j > i && NameParticles[words[j]] && j+1 < len(words) && Capitalised(TrimWord(words[j+1]))) {
 			j++
 			if EndsInPunct(words[j-1]) {
 				break
@@ -124,10 +124,6 @@ func WrittenAs(text, stem string) string {
 	}
 	return stem
 }
-
-// quoted: the word opens a quotation (a title of its own: "Coy of \"Frontier\""
-// is two names).
-func quoted(w string) bool { return strings.HasPrefix(w, "\"") || strings.HasPrefix(w, "“") }
 
 // WordsOf is the set of a text's words as written, punctuation trimmed.
 func WordsOf(text string) map[string]bool {
