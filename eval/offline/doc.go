@@ -114,7 +114,11 @@ The support test (support.go), of one statement against the sentences:
     another name the sentence writes ("B wrote it" against "written by A ... the
     version by B", "由B承担" against "由A承担，但因B"); so does one of two parallel
     phrases joined by "and" ("his B.A. from X and his Ph.D. at Y") against a
-    statement that gives one phrase's word with the other's name (conjunctConflict).
+    statement that gives one phrase's word with the other's name (conjunctConflict);
+    so does a sentence whose clause with the statement's own value (a number, an
+    English name) lacks the word that ties it in the statement, while another
+    clause gives that word to another value of its kind ("于2016年全线贯通，并于
+    2018年投入使用" for "2018年贯通"; clauseConflict).
     Shares are roles of quantities: a
     sentence cut at its joins into pieces with a quantity each ("30 days for
     staff and 60 days for managers") gives each piece's party its quantity, and

@@ -506,3 +506,22 @@ func TestAnswerOwnWording(t *testing.T) {
 		})
 	}
 }
+
+// TestValueInAnotherClause: a statement's own value that its sentence gives
+// in a clause without the statement's word tying it, while another clause
+// ties that word to another value of the value's kind (a number in its
+// unit, an English name), is refuted, naming both clauses; the right value,
+// or one whose clause has the word, is supported.
+func TestValueInAnotherClause(t *testing.T) {
+	tunnel := []string{"桐岭隧道全长4.2公里。经过三年施工，隧道于2016年全线贯通，并于2018年随城际铁路一同投入使用。"}
+	college := []string{"Harwick College is a small liberal arts college in Vermont. It was founded in 1921, although its music school traces its origins to a singing academy opened in 1868."}
+	visits := []string{"东院区：探访时间每日9:00–17:00，每次探访不超过60分钟，每次最多2人。"}
+	checkSupport(t, []supportCase{
+		{"zh: the year of another clause's verb", "桐岭隧道是在哪一年贯通的？", "桐岭隧道是在2018年贯通的。", tunnel, 0, "of another value"},
+		{"zh: the year of its own verb", "桐岭隧道是在哪一年贯通的？", "桐岭隧道是在2016年贯通的。", tunnel, 1, ""},
+		{"en: the year another clause gives", "When was Harwick College founded?", "Harwick College was founded in 1868.", college, 0, "of another value"},
+		{"en: the year its clause gives", "When was Harwick College founded?", "Harwick College was founded in 1921.", college, 1, ""},
+		// 2人 is no rival of 60分钟: another unit.
+		{"zh: another clause's number in another unit", "每次探访最长多久？", "每次探访最多60分钟。", visits, 1, ""},
+	})
+}

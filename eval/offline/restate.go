@@ -148,6 +148,9 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 		if inAnotherRole(st, q, rsp, a, r, sents, linkedOnce) {
 			continue
 		}
+		if _, ok := clauseConflict(st, q, a); ok {
+			continue
+		}
 		ev.From = i
 		ev.Reason = fmt.Sprintf("restates the question around %q: context says %q (coverage %.2f)", clip(r), clip(a.text), ev.Coverage)
 		return ev, true

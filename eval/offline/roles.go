@@ -295,3 +295,124 @@ func conjunctConflict(st, q, cs *span) (string, bool) {
 
 // possessives open the second of two parallel phrases (conjunctConflict).
 var possessives = map[string]bool{"his": true, "her": true, "its": true, "their": true}
+
+// clauseConflict: the statement's own value (a number, an English name) is
+// in a clause of the sentence that lacks the statement's word tying it
+// (relationOf), while another clause says that word of a value of the same
+// kind ("它于2015年全线贯通，并于2017年…投入使用" for "2017年贯通"; "founded
+// in 1946, although its school traces its origins to an academy opened in
+// 1825" for "founded in 1825").
+func clauseConflict(st, q, cs *span) (string, bool) {
+	if q == nil || len(cs.clauses) < 2 || st.hasHan != cs.hasHan {
+		return "", false
+	}
+	isName, own := capitals(st), map[string]bool{}
+	for f := range st.feats {
+		if !q.feats[f] && !st.common[f] && (strings.HasPrefix(f, "n:") || !st.hasHan && isName[f]) {
+			own[f] = true
+		}
+	}
+	rel := relationOf(st, own)
+	if len(rel) == 0 {
+		return "", false
+	}
+	vi := -1
+	for i, c := range cs.clauses {
+		if overlap(own, c.feats) > 0 {
+			if vi >= 0 {
+				return "", false // the value is spread over clauses ("November 12, 2020")
+			}
+			vi = i
+		}
+	}
+	// A clause that is the value alone stands beside the one before it
+	// ("the director, Francis Ford Coppola").
+	if vi < 0 || overlap(rel, cs.clauses[vi].feats) > 0 || !saysMore(cs.clauses[vi], st, q) {
+		return "", false
+	}
+	var num *quantity // the value when it is a number
+	for k, qn := range st.quants {
+		if own["n:"+qn.value] && cs.clauses[vi].feats["n:"+qn.value] {
+			num = &st.quants[k]
+			break
+		}
+	}
+	for i, c := range cs.clauses {
+		if i != vi && overlap(rel, c.feats) > 0 && valueOfItsOwn(c, st, q, cs, num) {
+			return fmt.Sprintf("the context says %q of another value; %q does not say it", clip(c.text), clip(cs.clauses[vi].text)), true
+		}
+	}
+	return "", false
+}
+
+// relationOf is the features of the statement's word that ties its first
+// own value to the rest: in English the word before it
+// (phrase.RelationWord: "founded" of "was founded in 1825"), in Chinese
+// the two characters next to its number (贯通 of "2017年贯通", 全长 of
+// "全长86公里").
+func relationOf(st *span, own map[string]bool) map[string]bool {
+	rel := map[string]bool{}
+	if st.hasHan {
+		for _, qn := range st.quants {
+			i := strings.Index(st.text, qn.text)
+			if i < 0 || !own["n:"+qn.value] {
+				continue
+			}
+			before, after := []rune(st.text[:i]), []rune(st.text[i+len(qn.text):])
+			for _, pair := range [][]rune{before[max(0, len(before)-2):], after[:min(2, len(after))]} {
+				if f := "h:" + string(pair); len(pair) == 2 && st.feats[f] && !st.common[f] {
+					rel[f] = true
+				}
+			}
+			break
+		}
+		return rel
+	}
+	ws := strings.Fields(st.text)
+	for i, w := range ws {
+		f := capitalFeat(w)
+		if f == "" {
+			f = "n:" + norm.Number(phrase.TrimWord(w))
+		}
+		if own[f] {
+			// Only a word of the value's own clause ties it: "If the item is
+			// faulty, Glow & Co. covers" is not tied by "faulty".
+			stem := phrase.RelationWord(st.text, strings.Join(ws[i:], " "))
+			if stem != "" && slices.ContainsFunc(st.clauses, func(c clause) bool { return c.feats[f] && c.feats["w:"+stem] }) {
+				rel["w:"+stem] = true
+			}
+			break
+		}
+	}
+	return rel
+}
+
+// saysMore reports whether the clause has a feature of its own, neither the
+// statement's nor the question's.
+func saysMore(c clause, st, q *span) bool {
+	for f := range c.feats {
+		if !st.feats[f] && !q.feats[f] && !strings.HasPrefix(f, "n:") {
+			return true
+		}
+	}
+	return false
+}
+
+// valueOfItsOwn reports whether a clause of the sentence gives a value that
+// neither the statement nor the question has, of the value's kind: a number
+// in its unit when num is set, else a capitalised word past its first that
+// is no stop word.
+func valueOfItsOwn(c clause, st, q, cs *span, num *quantity) bool {
+	theirs := func(f string) bool { return st.feats[f] || q.feats[f] || st.common[f] }
+	if num != nil {
+		return slices.ContainsFunc(cs.quants, func(x quantity) bool {
+			return x.unit == num.unit && c.feats["n:"+x.value] && !theirs("n:"+x.value) && strings.Contains(c.text, x.text)
+		})
+	}
+	for i, w := range strings.Fields(c.text) {
+		if f := capitalFeat(w); i > 0 && f != "" && !theirs(f) && !phrase.EnglishStop[strings.ToLower(phrase.TrimWord(w))] {
+			return true
+		}
+	}
+	return false
+}
