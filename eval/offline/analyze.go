@@ -237,9 +237,11 @@ func lexClause(text string, sp *span) clause {
 				case 'w':
 					if !englishStop[nx.Text] {
 						q.unit, q.text = norm.Stem(nx.Text), q.text+" "+nx.Text
-						// "3 additional days" is 3 days.
+						// "3 additional days" is 3 days; "86 square kilometres" an area.
 						if unitModifiers[nx.Text] && i+2 < len(lx) && lx[i+2].Kind == 'w' && !englishStop[lx[i+2].Text] {
 							q.unit, q.text = norm.Stem(lx[i+2].Text), q.text+" "+lx[i+2].Text
+						} else if nx.Text == "square" && i+2 < len(lx) && lx[i+2].Kind == 'w' {
+							q.unit, q.text = "sq:"+norm.Stem(lx[i+2].Text), q.text+" "+lx[i+2].Text
 						}
 					}
 				case 'p':

@@ -128,6 +128,14 @@ func enterpriseCases() []enterpriseCase {
 		{"numerals zh mixed unfaithful", "试用期最长多久？", "试用期最长六十天，工资不低于转正工资的百分之六十。", []string{"试用期最长30天，试用期工资不低于转正工资的80%。"}, false, "60"},
 		{"numerals en faithful", "How long is a standard workday?", "A standard workday is eight hours, with a bonus of 1.5万 yuan at year end.", []string{"The standard workday is 8 hours. A year-end bonus of 15000 RMB is paid."}, true, ""},
 		{"numerals en unfaithful", "How long is a standard workday?", "A standard workday is ten hours.", []string{"The standard workday is 8 hours. A year-end bonus of 15000 RMB is paid."}, false, "ten hours"},
+		{"units zh faithful", "设备保修多久？", "设备整机保修两年。", []string{"设备（型号 XR-2G）整机保修期为24个月，自验收之日起计算。"}, true, "2年 is 24个月"},
+		{"units zh unfaithful", "设备保修多久？", "设备整机保修三年。", []string{"设备（型号 XR-2G）整机保修期为24个月，自验收之日起计算。"}, false, "3年"},
+		{"units en faithful", "How long does the repair warranty last?", "The repair warranty lasts three weeks.", []string{"Repairs are guaranteed for 21 days from collection."}, true, "3 weeks is 21 days"},
+		{"units en unfaithful", "How long does the repair warranty last?", "The repair warranty lasts three months.", []string{"Repairs are guaranteed for 21 days from collection."}, false, ""},
+		{"units zh length faithful", "园区的环路全长多少公里？", "园区环路全长9公里。", []string{"园区占地12平方公里，环路全长9公里。"}, true, ""},
+		{"units zh area is no length", "园区的环路全长多少公里？", "园区环路全长12公里。", []string{"园区占地12平方公里，环路全长9公里。"}, false, "12公里"},
+		{"units en length faithful", "How long is the campus ring road?", "The campus ring road is 9 km long.", []string{"The campus covers 12 square kilometres; its ring road is 9 km long."}, true, ""},
+		{"units en area is no length", "How long is the campus ring road?", "The campus ring road is 12 km long.", []string{"The campus covers 12 square kilometres; its ring road is 9 km long."}, false, "12 km"},
 		{"frame zh faithful", "报销要多久内提交？", "据公司制度规定，综上所述，员工报销应在费用发生后30天内提交。", []string{"员工报销应在费用发生后30天内提交。"}, true, ""},
 		{"frame zh unfaithful", "报销需要谁审批？", "据公司制度规定，综上所述，报销需要财务总监和首席执行官共同审批。", []string{"员工报销应在费用发生后30天内提交，由直属经理审批。"}, false, "总监"},
 		{"frame en faithful", "Who approves travel?", "According to the company policy, in summary, travel expenses must be approved by the line manager before booking.", []string{"Travel expenses must be approved by the line manager before booking."}, true, ""},
@@ -523,5 +531,16 @@ func TestValueInAnotherClause(t *testing.T) {
 		{"en: the year its clause gives", "When was Harwick College founded?", "Harwick College was founded in 1921.", college, 1, ""},
 		// 2人 is no rival of 60分钟: another unit.
 		{"zh: another clause's number in another unit", "每次探访最长多久？", "每次探访最多60分钟。", visits, 1, ""},
+	})
+}
+
+// TestAreaIsNoLength: a number the context gives in a unit of another kind
+// (an area) does not give the statement's (a length), though the number is
+// the same; one the context gives in a multiple of its unit does (Units).
+func TestAreaIsNoLength(t *testing.T) {
+	checkSupport(t, []supportCase{
+		{"zh", "流经柳溪镇的河流全长多少公里？", "流经柳溪镇的河流全长64公里。", []string{"柳溪镇是清平县下辖的一个镇，镇域面积64平方公里，人口约三万。"}, 0, "64公里"},
+		{"en", "How long is the river that runs through Alder Vale?", "The river that runs through Alder Vale is 64 km long.", []string{"Alder Vale is a village of 3,000 people whose parish covers 64 square kilometres."}, 0, ""},
+		{"zh years as months", "质保期多长？", "质保期为两年。", []string{"质保期为24个月，自交付之日起算。"}, 1, "2年 is 24个月"},
 	})
 }

@@ -264,7 +264,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 			return ev.conflict(DetectorName, detail)
 		}
 		ev.Verdict = 1
-		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f)%s", clip(ev.Quote), ev.Coverage, sums(st, q, sents))
+		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f)%s%s", clip(ev.Quote), ev.Coverage, sums(st, q, sents), conversions(st, sents[best]))
 		if bestCov < SupportThreshold {
 			ev.Reason += fmt.Sprintf("; under %.2f, but it gives the statement's numbers and names, and lacks only the answer's own words%s", SupportThreshold, notInIt(missingWords(st, qc, sents[best]), ": "))
 		}
@@ -302,7 +302,7 @@ func saysSomething(st, q, cs *span) bool {
 			return true
 		}
 	}
-	return !any
+	return !any || len(convertedFeats(st, cs)) > 0
 }
 
 // capitals are the features of the statement's names and capitalised
@@ -339,9 +339,10 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	if st.hasHan {
 		sm.St, sm.Cs = st.feats, cs.feats
 	}
+	converted := convertedFeats(st, cs)
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
-			found := ctx[f] || cs.refFeats[f] || cs.skips[f] || sm.Found(f)
+			found := ctx[f] || cs.refFeats[f] || cs.skips[f] || sm.Found(f) || converted[f]
 			switch {
 			case q != nil && (q.feats[f] || q.unis[f]):
 				echo++
@@ -373,6 +374,47 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 		return -1
 	}
 	return (float64(plainFound) + QuestionEchoWeight*float64(echoFound)) / total
+}
+
+// convertedFeats are the features of the statement's quantities that the
+// sentence gives in another unit of their kind (norm.SameAmount: "2 years"
+// for "24 months"): the number, its word, and an English unit's word; nil
+// when none.
+func convertedFeats(st, cs *span) map[string]bool {
+	var m map[string]bool
+	for _, q := range st.quants {
+		if slices.ContainsFunc(cs.quants, func(c quantity) bool { return norm.SameAmount(c.value, c.unit, q.value, q.unit) }) {
+			put(&m, "n:"+q.value)
+			if w, ok := norm.NumberNames[q.value]; ok {
+				put(&m, "w:"+w) // 3 is "three" too (analyze)
+			}
+			if f := "w:" + norm.Stem(strings.ToLower(lastWord(q.text))); st.feats[f] {
+				put(&m, f)
+			}
+		}
+	}
+	return m
+}
+
+// conversions names, for a reason, the statement's quantities the sentence
+// gives in another unit ("; 3 weeks is 21 days"); "" when none.
+func conversions(st, cs *span) string {
+	var b strings.Builder
+	for _, q := range st.quants {
+		if k := slices.IndexFunc(cs.quants, func(c quantity) bool { return norm.SameAmount(c.value, c.unit, q.value, q.unit) }); k >= 0 {
+			fmt.Fprintf(&b, "; %s is %s", q.text, cs.quants[k].text)
+		}
+	}
+	return b.String()
+}
+
+// lastWord is the last space-separated word of s.
+func lastWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[len(f)-1]
 }
 
 // replacedWord: two or more Han characters of the statement in a row that
@@ -521,7 +563,7 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 		if _, ok := sumOf(st, question, q, all); ok {
 			continue
 		}
-		if k := slices.IndexFunc(best.quants, func(c quantity) bool { return c.unit == q.unit }); q.unit != "" && k >= 0 {
+		if k := slices.IndexFunc(best.quants, func(c quantity) bool { return c.unit == q.unit || norm.Convertible(c.unit, q.unit) }); q.unit != "" && k >= 0 {
 			if c := best.quants[k]; c.key != "" {
 				return fmt.Sprintf("statement says %s where the context's field %q gives %s", q.text, c.key, c.text), true
 			}
@@ -649,10 +691,10 @@ func sums(st, question *span, all []*span) string {
 func hasQuantity(sp *span, q quantity) bool {
 	sameValue, unitSeen := false, false
 	for _, c := range sp.quants {
-		if c.value == q.value && (c.unit == q.unit || c.unit == "" || q.unit == "") {
+		if c.value == q.value && (c.unit == q.unit || c.unit == "" || q.unit == "") || norm.SameAmount(c.value, c.unit, q.value, q.unit) {
 			return true
 		}
-		sameValue = sameValue || c.value == q.value && !norm.SameKind(c.unit, q.unit)
+		sameValue = sameValue || c.value == q.value && !norm.SameKind(c.unit, q.unit) && !norm.OtherKind(c.unit, q.unit)
 		unitSeen = unitSeen || c.unit == q.unit
 	}
 	return sameValue && !unitSeen

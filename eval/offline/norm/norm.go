@@ -289,17 +289,61 @@ func SameKind(a, b string) bool {
 	return a != b && unitKinds[a] != "" && unitKinds[a] == unitKinds[b]
 }
 
-// HanUnit is the unit a Chinese text after a number opens on: a unit of
-// two characters that words/same_units.txt names (公斤 and 公里, 个月,
-// 分钟), else its first character.
+// unitFactors: how many of a smaller unit one of a larger makes
+// (words/unit_factors.txt).
+var unitFactors = words.Map("unit_factors")
+
+// SameAmount: two quantities in units of one kind, one a multiple of the
+// other, are the same amount (2年 and 24个月; 3 weeks and 21 days).
+func SameAmount(v1, u1, v2, u2 string) bool {
+	if u1 == u2 || !SameKind(u1, u2) {
+		return false
+	}
+	x, err1 := strconv.ParseFloat(v1, 64)
+	y, err2 := strconv.ParseFloat(v2, 64)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	in := func(v float64, u, to string) (float64, bool) {
+		base, f, ok := strings.Cut(unitFactors[u], ":")
+		if !ok || base != to {
+			return 0, false
+		}
+		n, err := strconv.ParseFloat(f, 64)
+		return v * n, err == nil
+	}
+	if a, ok := in(x, u1, u2); ok {
+		return a == y
+	}
+	if b, ok := in(y, u2, u1); ok {
+		return b == x
+	}
+	return false
+}
+
+// Convertible: one unit is a multiple of the other (年 and 个月).
+func Convertible(a, b string) bool {
+	base := func(u string) string { x, _, _ := strings.Cut(unitFactors[u], ":"); return x }
+	return a != "" && b != "" && (base(a) == b || base(b) == a)
+}
+
+// OtherKind: the two units measure known kinds of quantity, not one (86
+// km² is no 86 km).
+func OtherKind(a, b string) bool {
+	return unitKinds[a] != "" && unitKinds[b] != "" && unitKinds[a] != unitKinds[b]
+}
+
+// HanUnit is the unit a Chinese text after a number opens on: the longest
+// unit of two to four characters that words/same_units.txt names (公斤,
+// 个月, 平方公里 before 公里), else its first character.
 func HanUnit(text string) string {
-	_, one := utf8.DecodeRuneInString(text)
-	if _, two := utf8.DecodeRuneInString(text[one:]); two > 0 {
-		if _, ok := unitCanon[text[:one+two]]; ok {
-			return text[:one+two]
+	rs := []rune(text)
+	for n := min(4, len(rs)); n >= 2; n-- {
+		if _, ok := unitCanon[string(rs[:n])]; ok {
+			return string(rs[:n])
 		}
 	}
-	return text[:one]
+	return string(rs[:1])
 }
 
 var cnDigits = map[rune]int{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}

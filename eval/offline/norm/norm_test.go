@@ -81,13 +81,37 @@ func TestDates(t *testing.T) {
 // A unit of two characters is read whole where a first character would
 // name two units (公斤 and 公里) or another (个月 and 个).
 func TestHanUnit(t *testing.T) {
-	for text, want := range map[string]string{"公斤以内": "公斤", "公里": "公里", "个月内": "个月", "个人": "个", "天内": "天", "元": "元"} {
+	for text, want := range map[string]string{"公斤以内": "公斤", "公里": "公里", "个月内": "个月", "个人": "个", "天内": "天", "元": "元", "平方公里，": "平方公里", "平方米": "平方米"} {
 		if got := HanUnit(text); got != want {
 			t.Errorf("HanUnit(%q) = %q, want %q", text, got, want)
 		}
 	}
 	if Unit(HanUnit("公斤")) != Unit("kg") || Unit(HanUnit("千克")) != Unit("kg") || Unit(HanUnit("公斤")) == Unit(HanUnit("公里")) {
 		t.Errorf("公斤, 千克 and kg are not one unit apart from 公里")
+	}
+}
+
+// Amounts in two units of one kind, one a multiple of the other, are the
+// same (2年 and 24个月); units of two kinds never are (km² and km).
+func TestSameAmount(t *testing.T) {
+	for _, tt := range []struct {
+		v1, u1, v2, u2 string
+		want           bool
+	}{
+		{"2", Unit(HanUnit("年")), "24", Unit(HanUnit("个月")), true},
+		{"24", "month", "2", "year", true},
+		{"3", "week", "21", Unit("day"), true},
+		{"1.5", "hour", "90", "minut", true},
+		{"3", "year", "24", "month", false},
+		{"86", Unit(HanUnit("平方公里")), "86", Unit("km"), false},
+		{"2", "year", "2", "month", false},
+	} {
+		if got := SameAmount(tt.v1, tt.u1, tt.v2, tt.u2); got != tt.want {
+			t.Errorf("SameAmount(%s %s, %s %s) = %v, want %v", tt.v1, tt.u1, tt.v2, tt.u2, got, tt.want)
+		}
+	}
+	if !OtherKind(Unit(HanUnit("平方公里")), Unit("km")) || OtherKind("year", "month") || !Convertible("year", "month") || Convertible("km", "kg") {
+		t.Errorf("km² and km are of two kinds, years and months of one and convertible, km and kg not convertible")
 	}
 }
 
