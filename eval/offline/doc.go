@@ -12,7 +12,8 @@ read), its numerals normalised (package norm: 三十天 -> 30天, 两周 -> 14�
 15000, 百分之八十 -> 80%, twenty-four -> 24, "a 30-day period" is 30 days, 半年 -> 6个月,
 5 pm and 下午5点 -> 17:00; 日/天, 小时/h/hours, 元/RMB/¥/yuan, 公斤/千克/kg are one unit
 each, 公斤 apart from 公里, and 30 lb is another quantity than 30 kg, 64平方公里 than
-64公里; 2年 is 24个月 and 3 weeks 21 days, in coverage and in the reason:
+64公里; 2年 is 24个月, 3 weeks 21 days and 1.5公里 1500米, in coverage and in the
+reason; 一个半小时 -> 90分钟, 两个星期 -> 14天:
 words/same_quantities.txt, same_units.txt, unit_kinds.txt, unit_factors.txt) and cut into clauses
 at commas, semicolons and colons. Each text becomes a span of features:
 

@@ -534,13 +534,19 @@ func TestValueInAnotherClause(t *testing.T) {
 	})
 }
 
-// TestAreaIsNoLength: a number the context gives in a unit of another kind
-// (an area) does not give the statement's (a length), though the number is
-// the same; one the context gives in a multiple of its unit does (Units).
-func TestAreaIsNoLength(t *testing.T) {
+// TestUnitsWrittenOtherwise: a number the context gives in a unit of
+// another kind (an area) does not give the statement's (a length), though
+// the number is the same; one the context gives in a multiple of its unit
+// does (years as months, kilometres as metres, an hour and a half as
+// minutes), and a reason names a Chinese unit whole (2小时, not 2小).
+func TestUnitsWrittenOtherwise(t *testing.T) {
 	checkSupport(t, []supportCase{
 		{"zh", "流经柳溪镇的河流全长多少公里？", "流经柳溪镇的河流全长64公里。", []string{"柳溪镇是清平县下辖的一个镇，镇域面积64平方公里，人口约三万。"}, 0, "64公里"},
 		{"en", "How long is the river that runs through Alder Vale?", "The river that runs through Alder Vale is 64 km long.", []string{"Alder Vale is a village of 3,000 people whose parish covers 64 square kilometres."}, 0, ""},
 		{"zh years as months", "质保期多长？", "质保期为两年。", []string{"质保期为24个月，自交付之日起算。"}, 1, "2年 is 24个月"},
+		{"zh an hour and a half", "午休多长时间？", "午休一个半小时。", []string{"午休时间为90分钟。"}, 1, ""},
+		{"zh hours named whole", "校车单程最长坐多久？", "校车单程最长坐2小时。", []string{"校车单程乘车时间原则上不超过45分钟。"}, 0, "2小时 where"},
+		{"zh kilometres as metres", "工地离车站多远？", "工地距车站1.5公里。", []string{"工地距车站1500米。"}, 1, "1.5公里 is 1500米"},
+		{"en kilometres as metres", "How far is the depot from the station?", "The depot is 1.5 kilometres from the station.", []string{"The depot is 1500 metres from the station."}, 1, "1.5 kilometres is 1500 metres"},
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/phrase"
@@ -378,18 +379,28 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 
 // convertedFeats are the features of the statement's quantities that the
 // sentence gives in another unit of their kind (norm.SameAmount: "2 years"
-// for "24 months"): the number, its word, and an English unit's word; nil
-// when none.
+// for "24 months"): the number, its word, and its unit's word or Chinese
+// characters; nil when none.
 func convertedFeats(st, cs *span) map[string]bool {
 	var m map[string]bool
 	for _, q := range st.quants {
-		if slices.ContainsFunc(cs.quants, func(c quantity) bool { return norm.SameAmount(c.value, c.unit, q.value, q.unit) }) {
-			put(&m, "n:"+q.value)
-			if w, ok := norm.NumberNames[q.value]; ok {
-				put(&m, "w:"+w) // 3 is "three" too (analyze)
-			}
-			if f := "w:" + norm.Stem(strings.ToLower(lastWord(q.text))); st.feats[f] {
-				put(&m, f)
+		if !slices.ContainsFunc(cs.quants, func(c quantity) bool { return norm.SameAmount(c.value, c.unit, q.value, q.unit) }) {
+			continue
+		}
+		put(&m, "n:"+q.value)
+		if w, ok := norm.NumberNames[q.value]; ok {
+			put(&m, "w:"+w) // 3 is "three" too (analyze)
+		}
+		if f := "w:" + norm.Stem(strings.ToLower(lastWord(q.text))); st.feats[f] {
+			put(&m, f)
+		}
+		// A Chinese unit is read by its first character (小 of 小时): its
+		// pair of characters in the statement is the unit's.
+		if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(q.text, "0123456789.,")); isHan(r) {
+			for f := range st.feats {
+				if strings.HasPrefix(f, "h:"+string(r)) {
+					put(&m, f)
+				}
 			}
 		}
 	}
@@ -944,8 +955,9 @@ func unionSpan(x, y *span) *span {
 // missingWords names at most five words of the statement the sentence
 // lacks, neither the question's nor common words: why coverage is low.
 func missingWords(st, q, cs *span) string {
+	converted := convertedFeats(st, cs)
 	miss := func(f string) bool {
-		return st.feats[f] && !cs.feats[f] && !cs.refFeats[f] && !cs.skips[f] && !st.common[f] && (q == nil || !q.feats[f])
+		return st.feats[f] && !cs.feats[f] && !cs.refFeats[f] && !cs.skips[f] && !st.common[f] && (q == nil || !q.feats[f]) && !converted[f]
 	}
 	var out []string
 	seen := map[string]bool{}

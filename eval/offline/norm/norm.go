@@ -64,6 +64,34 @@ var sameQuantities = func() *strings.Replacer {
 	return strings.NewReplacer(pairs...)
 }()
 
+// andAHalf is a Chinese count and a half of a unit: 一个半小时, 两年半,
+// 3天半 (N个半<unit> or N<unit>半).
+var andAHalf = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十]+)(?:个半(小时|月)|(小时|年|天|周|个月)半)`)
+
+// halfMore rewrites an andAHalf match as the number of the smaller unit it
+// makes, as 一年半 = 18个月 of words/same_quantities.txt (一个半小时 ->
+// 90分钟, 两年半 -> 30个月), else with .5 (三天半 -> 3.5天).
+func halfMore(m string) string {
+	g := andAHalf.FindStringSubmatch(m)
+	n, err := strconv.Atoi(g[1])
+	if err != nil {
+		var ok bool
+		if n, ok = parseCNNumber([]rune(g[1])); !ok {
+			return m
+		}
+	}
+	switch unit := g[2] + g[3]; unit {
+	case "小时":
+		return strconv.Itoa(60*n+30) + "分钟"
+	case "年":
+		return strconv.Itoa(12*n+6) + "个月"
+	case "月":
+		return strconv.Itoa(n) + ".5个月"
+	default:
+		return strconv.Itoa(n) + ".5" + unit
+	}
+}
+
 // clockTime is a time of day by the 12-hour clock: "5 pm", "9:30 a.m.",
 // "下午5点", "上午9点半".
 var clockTime = regexp.MustCompile(`(?i)\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?(?:\W|$)|(上午|早上|中午|下午|晚上)(\d{1,2})[点时](?:(\d{1,2})分|(半))?`)
@@ -93,9 +121,13 @@ func Quantities(t string) string {
 	if digitRun(t, 5) {
 		t = gluedRange.ReplaceAllString(t, "$1 – $3")
 	}
+	if strings.Contains(t, "半") {
+		t = andAHalf.ReplaceAllStringFunc(t, halfMore)
+	}
 	if strings.Contains(t, "半") || strings.Contains(t, "fortnight") || strings.Contains(t, "half") {
 		t = sameQuantities.Replace(t)
 	}
+
 	if !clockLike(t) {
 		return t
 	}
@@ -176,7 +208,7 @@ func EnglishNumbers(t string) string {
 }
 
 // numeralRunes are the characters that can start a rewrite.
-const numeralRunes = "零〇一二两三四五六七八九十百千万亿周"
+const numeralRunes = "零〇一二两三四五六七八九十百千万亿周星"
 
 func isCNNumeral(r rune) bool {
 	_, ok := cnDigits[r]
@@ -222,9 +254,9 @@ func Numerals(t string) string {
 					continue
 				}
 			}
-			if j < len(rs) && rs[j] == '周' && (i == 0 || rs[i-1] != '第') {
+			if j < len(rs) && (rs[j] == '周' || weeksAt(rs, j)) && (i == 0 || rs[i-1] != '第') {
 				if v, err := strconv.Atoi(string(rs[i:j])); err == nil {
-					emit(strconv.Itoa(7*v)+"天", j+1)
+					emit(strconv.Itoa(7*v)+"天", j+1+2*btoi(rs[j] != '周'))
 					continue
 				}
 			}
@@ -250,6 +282,8 @@ func Numerals(t string) string {
 			if v, ok := parseCNNumber(rs[i:j]); ok && !ordinal && (cnUnits[next] || j-i > 1 && strings.ContainsAny(string(rs[i:j]), "十百千万")) {
 				if next == '周' {
 					emit(strconv.Itoa(7*v)+"天", j+1)
+				} else if weeksAt(rs, j) {
+					emit(strconv.Itoa(7*v)+"天", j+3)
 				} else {
 					emit(strconv.Itoa(v), j)
 				}
@@ -266,6 +300,18 @@ func Numerals(t string) string {
 }
 
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+// weeksAt: rs writes 个星期 from i (两个星期 is 两周).
+func weeksAt(rs []rune, i int) bool {
+	return i+2 < len(rs) && rs[i] == '个' && rs[i+1] == '星' && rs[i+2] == '期'
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // kiloUnits follow a 千 that makes a unit of them (千克, 千米, 千瓦, 千卡).
 const kiloUnits = "克米瓦卡"
