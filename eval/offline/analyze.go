@@ -221,37 +221,11 @@ func lexClause(text string, sp *span) clause {
 				add("w:" + w)
 			}
 			q := quantity{value: v, text: l.Text}
-			if i > 0 && lx[i-1].Kind == 'p' && strings.ContainsAny(lx[i-1].Text, "$€£¥￥") {
-				q.unit, q.text = dollarUnit, lx[i-1].Text+l.Text
-				if strings.ContainsAny(lx[i-1].Text, "¥￥") {
-					q.unit = yuanUnit
-				}
-			} else if unit := lex.DateUnit(lx, i, v); unit != "" {
-				// 31 March 2025, March 31: a day and a year.
-				q.unit = unit
-			} else if i+1 < len(lx) {
-				switch nx := lx[i+1]; nx.Kind {
-				case 'h':
-					q.unit = norm.HanUnit(nx.Text)
-					q.text += q.unit
-				case 'w':
-					if !englishStop[nx.Text] {
-						q.unit, q.text = norm.Stem(nx.Text), q.text+" "+nx.Text
-						// "3 additional days" is 3 days; "86 square kilometres" an area.
-						if unitModifiers[nx.Text] && i+2 < len(lx) && lx[i+2].Kind == 'w' && !englishStop[lx[i+2].Text] {
-							q.unit, q.text = norm.Stem(lx[i+2].Text), q.text+" "+lx[i+2].Text
-						} else if nx.Text == "square" && i+2 < len(lx) && lx[i+2].Kind == 'w' {
-							q.unit, q.text = "sq:"+norm.Stem(lx[i+2].Text), q.text+" "+lx[i+2].Text
-						}
-					}
-				case 'p':
-					if nx.Text == "%" || nx.Text == "％" {
-						q.unit, q.text = "%", q.text+"%"
-					} else if nx.Text == "-" && !nx.Spaced && i+2 < len(lx) && lx[i+2].Kind == 'w' && !englishStop[lx[i+2].Text] {
-						// "a 30-day notice period" is 30 days.
-						q.unit, q.text = norm.Stem(lx[i+2].Text), q.text+"-"+lx[i+2].Text
-					}
-				}
+			q.unit, q.text = unitAt(lx, i)
+			// The first number of a range takes the unit of the second
+			// ("between 95 and 110 cm", "3至5天").
+			if q.unit == "" && i+2 < len(lx) && lx[i+2].Kind == 'n' && rangeJoin(lx[i+1]) {
+				q.unit, _ = unitAt(lx, i+2)
 			}
 			q.unit = norm.Unit(q.unit)
 			sp.quants = append(sp.quants, q)
@@ -443,4 +417,55 @@ func prefixIn(s string, words []string) string {
 		}
 	}
 	return ""
+}
+
+// unitAt is the unit of the number lx[i] and its text with the unit: a
+// currency symbol before it, a date's part, or the word, Han unit or % after
+// it ("" when none).
+func unitAt(lx []lex.Lexeme, i int) (unit, text string) {
+	l := lx[i]
+	v := norm.Number(l.Text)
+	text = l.Text
+	if i > 0 && lx[i-1].Kind == 'p' && strings.ContainsAny(lx[i-1].Text, "$€£¥￥") {
+		unit, text = dollarUnit, lx[i-1].Text+l.Text
+		if strings.ContainsAny(lx[i-1].Text, "¥￥") {
+			unit = yuanUnit
+		}
+	} else if du := lex.DateUnit(lx, i, v); du != "" {
+		// 31 March 2025, March 31: a day and a year.
+		unit = du
+	} else if i+1 < len(lx) {
+		switch nx := lx[i+1]; nx.Kind {
+		case 'h':
+			unit = norm.HanUnit(nx.Text)
+			text += unit
+		case 'w':
+			if !englishStop[nx.Text] {
+				unit, text = norm.Stem(nx.Text), text+" "+nx.Text
+				// "3 additional days" is 3 days; "86 square kilometres" an area.
+				if unitModifiers[nx.Text] && i+2 < len(lx) && lx[i+2].Kind == 'w' && !englishStop[lx[i+2].Text] {
+					unit, text = norm.Stem(lx[i+2].Text), text+" "+lx[i+2].Text
+				} else if nx.Text == "square" && i+2 < len(lx) && lx[i+2].Kind == 'w' {
+					unit, text = "sq:"+norm.Stem(lx[i+2].Text), text+" "+lx[i+2].Text
+				}
+			}
+		case 'p':
+			if nx.Text == "%" || nx.Text == "％" {
+				unit, text = "%", text+"%"
+			} else if nx.Text == "-" && !nx.Spaced && i+2 < len(lx) && lx[i+2].Kind == 'w' && !englishStop[lx[i+2].Text] {
+				// "a 30-day notice period" is 30 days.
+				unit, text = norm.Stem(lx[i+2].Text), text+"-"+lx[i+2].Text
+			}
+		}
+	}
+	return unit, text
+}
+
+// rangeJoin: the lexeme joins two numbers as a range (and, to, –, 至, 到).
+func rangeJoin(l lex.Lexeme) bool {
+	switch l.Text {
+	case "and", "to", "–", "-", "~", "～", "至", "到":
+		return true
+	}
+	return false
 }

@@ -538,7 +538,9 @@ func TestValueInAnotherClause(t *testing.T) {
 // another kind (an area) does not give the statement's (a length), though
 // the number is the same; one the context gives in a multiple of its unit
 // does (years as months, kilometres as metres, an hour and a half as
-// minutes), and a reason names a Chinese unit whole (2小时, not 2小).
+// minutes, centimetres as millimetres); a range's first number has its
+// second's unit; a unit written otherwise ("kilograms" for "kg") is the
+// same; and a reason names a Chinese unit whole (2小时, not 2小).
 func TestUnitsWrittenOtherwise(t *testing.T) {
 	checkSupport(t, []supportCase{
 		{"zh", "流经柳溪镇的河流全长多少公里？", "流经柳溪镇的河流全长64公里。", []string{"柳溪镇是清平县下辖的一个镇，镇域面积64平方公里，人口约三万。"}, 0, "64公里"},
@@ -548,5 +550,8 @@ func TestUnitsWrittenOtherwise(t *testing.T) {
 		{"zh hours named whole", "校车单程最长坐多久？", "校车单程最长坐2小时。", []string{"校车单程乘车时间原则上不超过45分钟。"}, 0, "2小时 where"},
 		{"zh kilometres as metres", "工地离车站多远？", "工地距车站1.5公里。", []string{"工地距车站1500米。"}, 1, "1.5公里 is 1500米"},
 		{"en kilometres as metres", "How far is the depot from the station?", "The depot is 1.5 kilometres from the station.", []string{"The depot is 1500 metres from the station."}, 1, "1.5 kilometres is 1500 metres"},
+		{"en a range's unit, through two steps", "How high must the top rail be?", "The top rail has to sit between 95 and 110 centimetres above the floor.", []string{"Top rails shall be 950 mm to 1,100 mm above the floor."}, 1, "110 centimetres is 1,100 mm"},
+		{"en a quarter of an hour", "How long is an account locked?", "It stays locked for a quarter of an hour.", []string{"After five failed attempts the account is locked for 15 minutes."}, 1, ""},
+		{"en the same unit written otherwise", "What is the checked bag weight limit?", "Up to 23 kilograms.", []string{"Each checked bag may weigh up to 23 kg."}, 1, ""},
 	})
 }

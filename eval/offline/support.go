@@ -384,6 +384,13 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 func convertedFeats(st, cs *span) map[string]bool {
 	var m map[string]bool
 	for _, q := range st.quants {
+		unitWord := "w:" + norm.Stem(strings.ToLower(lastWord(q.text)))
+		// The same amount in the same unit written otherwise gives the
+		// unit's English word ("20 kilograms" for "20 kg").
+		if q.unit != "" && st.feats[unitWord] && !cs.feats[unitWord] && slices.ContainsFunc(cs.quants, func(c quantity) bool { return c.unit == q.unit && c.value == q.value }) {
+			put(&m, unitWord)
+			continue
+		}
 		if !slices.ContainsFunc(cs.quants, func(c quantity) bool { return norm.SameAmount(c.value, c.unit, q.value, q.unit) }) {
 			continue
 		}
@@ -391,8 +398,8 @@ func convertedFeats(st, cs *span) map[string]bool {
 		if w, ok := norm.NumberNames[q.value]; ok {
 			put(&m, "w:"+w) // 3 is "three" too (analyze)
 		}
-		if f := "w:" + norm.Stem(strings.ToLower(lastWord(q.text))); st.feats[f] {
-			put(&m, f)
+		if st.feats[unitWord] {
+			put(&m, unitWord)
 		}
 		// A Chinese unit is read by its first character (小 of 小时): its
 		// pair of characters in the statement is the unit's.

@@ -9,6 +9,7 @@ package norm
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -124,7 +125,7 @@ func Quantities(t string) string {
 	if strings.Contains(t, "半") {
 		t = andAHalf.ReplaceAllStringFunc(t, halfMore)
 	}
-	if strings.Contains(t, "半") || strings.Contains(t, "fortnight") || strings.Contains(t, "half") {
+	if strings.Contains(t, "半") || strings.Contains(t, "fortnight") || strings.Contains(t, "half") || strings.Contains(t, "quarter") {
 		t = sameQuantities.Replace(t)
 	}
 
@@ -340,7 +341,8 @@ func SameKind(a, b string) bool {
 var unitFactors = words.Map("unit_factors")
 
 // SameAmount: two quantities in units of one kind, one a multiple of the
-// other, are the same amount (2年 and 24个月; 3 weeks and 21 days).
+// other, are the same amount (2年 and 24个月; 3 weeks and 21 days; 1.5 km
+// and 1500 m, 110 cm and 1,100 mm, through the smaller units in turn).
 func SameAmount(v1, u1, v2, u2 string) bool {
 	if u1 == u2 || !SameKind(u1, u2) {
 		return false
@@ -350,27 +352,29 @@ func SameAmount(v1, u1, v2, u2 string) bool {
 	if err1 != nil || err2 != nil {
 		return false
 	}
-	in := func(v float64, u, to string) (float64, bool) {
-		base, f, ok := strings.Cut(unitFactors[u], ":")
-		if !ok || base != to {
-			return 0, false
-		}
-		n, err := strconv.ParseFloat(f, 64)
-		return v * n, err == nil
-	}
-	if a, ok := in(x, u1, u2); ok {
-		return a == y
-	}
-	if b, ok := in(y, u2, u1); ok {
-		return b == x
-	}
-	return false
+	x, u1 = smallest(x, u1)
+	y, u2 = smallest(y, u2)
+	return u1 == u2 && math.Abs(x-y) < 1e-9*math.Max(1, math.Abs(x))
 }
 
-// Convertible: one unit is a multiple of the other (年 and 个月).
+// smallest is the amount in the smallest unit its unit's multiples reach.
+func smallest(v float64, u string) (float64, string) {
+	for range 4 { // the chains are short; a loop in the list ends here
+		base, f, ok := strings.Cut(unitFactors[u], ":")
+		n, err := strconv.ParseFloat(f, 64)
+		if !ok || err != nil {
+			break
+		}
+		v, u = v*n, base
+	}
+	return v, u
+}
+
+// Convertible: the two units have a common smaller unit (年 and 个月).
 func Convertible(a, b string) bool {
-	base := func(u string) string { x, _, _ := strings.Cut(unitFactors[u], ":"); return x }
-	return a != "" && b != "" && (base(a) == b || base(b) == a)
+	_, x := smallest(1, a)
+	_, y := smallest(1, b)
+	return a != "" && b != "" && a != b && x == y
 }
 
 // OtherKind: the two units measure known kinds of quantity, not one (86
