@@ -538,7 +538,8 @@ func TestValueInAnotherClause(t *testing.T) {
 // another kind (an area) does not give the statement's (a length), though
 // the number is the same; one the context gives in a multiple of its unit
 // does (years as months, kilometres as metres, an hour and a half as
-// minutes, centimetres as millimetres); a range's first number has its
+// minutes, centimetres as millimetres, 三块五 as 3.5元, 早6点 as 6:00,
+// euros as EUR); a range's first number has its
 // second's unit; a unit written otherwise ("kilograms" for "kg") is the
 // same; and a reason names a Chinese unit whole (2小时, not 2小).
 func TestUnitsWrittenOtherwise(t *testing.T) {
@@ -553,5 +554,9 @@ func TestUnitsWrittenOtherwise(t *testing.T) {
 		{"en a range's unit, through two steps", "How high must the top rail be?", "The top rail has to sit between 95 and 110 centimetres above the floor.", []string{"Top rails shall be 950 mm to 1,100 mm above the floor."}, 1, "110 centimetres is 1,100 mm"},
 		{"en a quarter of an hour", "How long is an account locked?", "It stays locked for a quarter of an hour.", []string{"After five failed attempts the account is locked for 15 minutes."}, 1, ""},
 		{"en the same unit written otherwise", "What is the checked bag weight limit?", "Up to 23 kilograms.", []string{"Each checked bag may weigh up to 23 kg."}, 1, ""},
+		{"zh money as it is said", "票价多少？", "票价三块五。", []string{"票价为3.5元。"}, 1, ""},
+		{"zh 块 for 元", "押金多少？", "押金两千块。", []string{"押金：2,000元"}, 1, ""},
+		{"zh a clock time as it is said", "几点交班？", "次日早6点交班。", []string{"次日6:00交班。"}, 1, ""},
+		{"en euros", "What is the late fee?", "It is 1,500 euros.", []string{"A late fee of €1,500 applies."}, 1, ""},
 	})
 }

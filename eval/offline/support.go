@@ -386,9 +386,16 @@ func convertedFeats(st, cs *span) map[string]bool {
 	for _, q := range st.quants {
 		unitWord := "w:" + norm.Stem(strings.ToLower(lastWord(q.text)))
 		// The same amount in the same unit written otherwise gives the
-		// unit's English word ("20 kilograms" for "20 kg").
-		if q.unit != "" && st.feats[unitWord] && !cs.feats[unitWord] && slices.ContainsFunc(cs.quants, func(c quantity) bool { return c.unit == q.unit && c.value == q.value }) {
-			put(&m, unitWord)
+		// unit's word ("20 kilograms" for "20 kg", 2000块 for 2,000元).
+		if k := slices.IndexFunc(cs.quants, func(c quantity) bool { return c.unit == q.unit && c.value == q.value }); q.unit != "" && k >= 0 {
+			if st.feats[unitWord] && !cs.feats[unitWord] {
+				put(&m, unitWord)
+			}
+			// Not a date's part: 2025年4月10日 against 2025-04-10 leaves the
+			// characters around 年, 月 and 日 to the statement's own words.
+			if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(q.text, "0123456789.,")); isHan(r) && !strings.ContainsRune(cs.quants[k].text, r) && norm.DateParts(cs.quants[k].text) == nil {
+				hanUnitFeats(st, r, &m)
+			}
 			continue
 		}
 		if !slices.ContainsFunc(cs.quants, func(c quantity) bool { return norm.SameAmount(c.value, c.unit, q.value, q.unit) }) {
@@ -401,17 +408,24 @@ func convertedFeats(st, cs *span) map[string]bool {
 		if st.feats[unitWord] {
 			put(&m, unitWord)
 		}
-		// A Chinese unit is read by its first character (小 of 小时): its
-		// pair of characters in the statement is the unit's.
 		if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(q.text, "0123456789.,")); isHan(r) {
-			for f := range st.feats {
-				if strings.HasPrefix(f, "h:"+string(r)) {
-					put(&m, f)
-				}
-			}
+			hanUnitFeats(st, r, &m)
 		}
 	}
 	return m
+}
+
+// hanUnitFeats puts in m the statement's features of a Chinese unit read by
+// its first character r (小 of 小时): r alone, and the pairs it opens.
+func hanUnitFeats(st *span, r rune, m *map[string]bool) {
+	if st.unis["u:"+string(r)] {
+		put(m, "u:"+string(r))
+	}
+	for f := range st.feats {
+		if strings.HasPrefix(f, "h:"+string(r)) {
+			put(m, f)
+		}
+	}
 }
 
 // conversions names, for a reason, the statement's quantities the sentence

@@ -93,9 +93,46 @@ func halfMore(m string) string {
 	}
 }
 
+// spokenMoney is a sum of money as it is said: 三块五 (3.5元), 八毛二
+// (0.82元), 五毛 (0.5元), 3块5毛 (3.5元); the character before a bare 毛
+// is kept (group 1), so that one after 块 is read with it.
+var spokenMoney = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十百千万]+)块([0-9一二两三四五六七八九])毛?|(^|[^0-9一二两三四五六七八九十百千万块元])([0-9一二两三四五六七八九])毛([0-9一二两三四五六七八九])?`)
+
+// asYuan rewrites a spokenMoney match in yuan.
+func asYuan(m string) string {
+	g := spokenMoney.FindStringSubmatch(m)
+	digit := func(x string) (int, bool) {
+		if n, err := strconv.Atoi(x); err == nil {
+			return n, true
+		}
+		return parseCNNumber([]rune(x))
+	}
+	if g[1] != "" { // N块M
+		n, ok1 := digit(g[1])
+		d, ok2 := digit(g[2])
+		if !ok1 || !ok2 {
+			return m
+		}
+		return fmt.Sprintf("%d.%d元", n, d)
+	}
+	d, ok := digit(g[4])
+	if !ok {
+		return m
+	}
+	cents := ""
+	if g[5] != "" {
+		c, ok := digit(g[5])
+		if !ok {
+			return m
+		}
+		cents = strconv.Itoa(c)
+	}
+	return fmt.Sprintf("%s0.%d%s元", g[3], d, cents)
+}
+
 // clockTime is a time of day by the 12-hour clock: "5 pm", "9:30 a.m.",
 // "下午5点", "上午9点半".
-var clockTime = regexp.MustCompile(`(?i)\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?(?:\W|$)|(上午|早上|中午|下午|晚上)(\d{1,2})[点时](?:(\d{1,2})分|(半))?`)
+var clockTime = regexp.MustCompile(`(?i)\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?(?:\W|$)|(上午|早上|早晨|清晨|凌晨|早|中午|下午|傍晚|晚上|夜里)(\d{1,2})[点时](?:(\d{1,2})分|(半))?`)
 
 // gluedRange is a date range whose dash was lost when the text was
 // extracted ("26 September 188926 May 1976"): the year and the next
@@ -125,6 +162,9 @@ func Quantities(t string) string {
 	if strings.Contains(t, "半") {
 		t = andAHalf.ReplaceAllStringFunc(t, halfMore)
 	}
+	if strings.Contains(t, "块") || strings.Contains(t, "毛") {
+		t = spokenMoney.ReplaceAllStringFunc(t, asYuan)
+	}
 	if strings.Contains(t, "半") || strings.Contains(t, "fortnight") || strings.Contains(t, "half") || strings.Contains(t, "quarter") {
 		t = sameQuantities.Replace(t)
 	}
@@ -136,7 +176,7 @@ func Quantities(t string) string {
 		g := clockTime.FindStringSubmatch(m)
 		h, min, pm, tail := g[1], g[2], strings.EqualFold(g[3], "p"), ""
 		if h == "" { // the Chinese form
-			h, min, pm = g[5], g[6], g[4] == "下午" || g[4] == "晚上" || g[4] == "中午"
+			h, min, pm = g[5], g[6], g[4] == "下午" || g[4] == "晚上" || g[4] == "中午" || g[4] == "傍晚" || g[4] == "夜里"
 			if g[7] != "" {
 				min = "30"
 			}
@@ -160,7 +200,7 @@ func Quantities(t string) string {
 // or a part of the day in Chinese: what clockTime may match, found
 // without it.
 func clockLike(t string) bool {
-	if strings.Contains(t, "午") || strings.Contains(t, "晚上") || strings.Contains(t, "早上") {
+	if strings.Contains(t, "午") || strings.Contains(t, "晚上") || strings.Contains(t, "早") || strings.Contains(t, "凌晨") || strings.Contains(t, "傍晚") || strings.Contains(t, "夜里") {
 		return true
 	}
 	for i := 0; i < len(t); i++ {
@@ -439,6 +479,10 @@ func Number(s string) string {
 	}
 	if len(s) > 1 && !strings.Contains(s, ".") && !strings.Contains(s, ":") {
 		s = cmp.Or(strings.TrimLeft(s, "0"), "0")
+	}
+	// A clock time has two digits of hours: 6:00 is 06:00.
+	if h, m, ok := strings.Cut(s, ":"); ok && len(h) == 1 && len(m) == 2 {
+		s = "0" + s
 	}
 	return s
 }
