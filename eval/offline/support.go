@@ -379,22 +379,22 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 
 // convertedFeats are the features of the statement's quantities that the
 // sentence gives in another unit of their kind (norm.SameAmount: "2 years"
-// for "24 months"): the number, its word, and its unit's word or Chinese
-// characters; nil when none.
+// for "24 months"), the number, its word, and its unit's word or Chinese
+// characters; or in the same unit written otherwise ("20 kilograms" for "20
+// kg", 2000块 for 2,000元), the unit's word or characters. Nil when none.
 func convertedFeats(st, cs *span) map[string]bool {
 	var m map[string]bool
 	for _, q := range st.quants {
 		unitWord := "w:" + norm.Stem(strings.ToLower(lastWord(q.text)))
-		// The same amount in the same unit written otherwise gives the
-		// unit's word ("20 kilograms" for "20 kg", 2000块 for 2,000元).
+		unitRune, _ := utf8.DecodeRuneInString(strings.TrimLeft(q.text, "0123456789.,"))
 		if k := slices.IndexFunc(cs.quants, func(c quantity) bool { return c.unit == q.unit && c.value == q.value }); q.unit != "" && k >= 0 {
 			if st.feats[unitWord] && !cs.feats[unitWord] {
 				put(&m, unitWord)
 			}
 			// Not a date's part: 2025年4月10日 against 2025-04-10 leaves the
 			// characters around 年, 月 and 日 to the statement's own words.
-			if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(q.text, "0123456789.,")); isHan(r) && !strings.ContainsRune(cs.quants[k].text, r) && norm.DateParts(cs.quants[k].text) == nil {
-				hanUnitFeats(st, r, &m)
+			if c := cs.quants[k]; isHan(unitRune) && !strings.ContainsRune(c.text, unitRune) && norm.DateParts(c.text) == nil {
+				hanUnitFeats(st, unitRune, &m)
 			}
 			continue
 		}
@@ -408,8 +408,8 @@ func convertedFeats(st, cs *span) map[string]bool {
 		if st.feats[unitWord] {
 			put(&m, unitWord)
 		}
-		if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(q.text, "0123456789.,")); isHan(r) {
-			hanUnitFeats(st, r, &m)
+		if isHan(unitRune) {
+			hanUnitFeats(st, unitRune, &m)
 		}
 	}
 	return m
