@@ -558,5 +558,7 @@ func TestUnitsWrittenOtherwise(t *testing.T) {
 		{"zh 块 for 元", "押金多少？", "押金两千块。", []string{"押金：2,000元"}, 1, ""},
 		{"zh a clock time as it is said", "几点交班？", "次日早6点交班。", []string{"次日6:00交班。"}, 1, ""},
 		{"en euros", "What is the late fee?", "It is 1,500 euros.", []string{"A late fee of €1,500 applies."}, 1, ""},
+		{"zh per ten thousand", "逾期违约金怎么算？", "每逾期一日按押金总额的万分之五支付违约金。", []string{"逾期退还的，每逾期一日按押金总额的0.05%支付违约金。"}, 1, ""},
+		{"zh 名 and 人 count people", "部门有多少员工？", "部门共有120名员工。", []string{"部门员工总数：120人"}, 1, ""},
 	})
 }

@@ -1,6 +1,6 @@
 // Package norm holds the normal forms the offline judge compares words and
 // numbers in: Chinese numerals in digits (三十天 -> 30天, 两周 -> 14天,
-// 1.5万 -> 15000, 百分之八十 -> 80%), plain numbers, one unit per thing,
+// 1.5万 -> 15000, 百分之八十 -> 80%, 万分之五 -> 0.05%), plain numbers, one unit per thing,
 // number words, dates (2024-06-01) and month names, a date computed from
 // another and a span of time, light English stems, answer frames taken
 // off, and a bare yes or no read as the question's proposition.
@@ -271,14 +271,14 @@ func Numerals(t string) string {
 		i, changed = next, true
 	}
 	for i < len(rs) {
-		// 百分之八十 -> 80%
-		if rs[i] == '百' && i+3 < len(rs) && rs[i+1] == '分' && rs[i+2] == '之' {
+		// 百分之八十 -> 80%; 千分之五 -> 0.5%, 万分之五 -> 0.05%
+		if per := perHundred[rs[i]]; per > 0 && i+3 < len(rs) && rs[i+1] == '分' && rs[i+2] == '之' {
 			k := i + 3
 			for k < len(rs) && isCNNumeral(rs[k]) {
 				k++
 			}
 			if v, ok := parseCNNumber(rs[i+3 : k]); ok && k > i+3 {
-				emit(strconv.Itoa(v)+"%", k)
+				emit(strconv.FormatFloat(float64(v)/per, 'f', -1, 64)+"%", k)
 				continue
 			}
 		}
@@ -356,6 +356,10 @@ func btoi(b bool) int {
 
 // kiloUnits follow a 千 that makes a unit of them (千克, 千米, 千瓦, 千卡).
 const kiloUnits = "克米瓦卡"
+
+// perHundred: what 百分之, 千分之 and 万分之 divide their number by to give it
+// in percent.
+var perHundred = map[rune]float64{'百': 1, '千': 10, '万': 100}
 
 // magnitudes multiply the Arabic number before them.
 var magnitudes = map[rune]float64{'万': 1e4, '亿': 1e8}
