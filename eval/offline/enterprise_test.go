@@ -560,5 +560,7 @@ func TestUnitsWrittenOtherwise(t *testing.T) {
 		{"en euros", "What is the late fee?", "It is 1,500 euros.", []string{"A late fee of €1,500 applies."}, 1, ""},
 		{"zh per ten thousand", "逾期违约金怎么算？", "每逾期一日按押金总额的万分之五支付违约金。", []string{"逾期退还的，每逾期一日按押金总额的0.05%支付违约金。"}, 1, ""},
 		{"zh 名 and 人 count people", "部门有多少员工？", "部门共有120名员工。", []string{"部门员工总数：120人"}, 1, ""},
+		{"zh times as percent", "工作日加班怎么算？", "工作日加班按1.5倍工资支付。", []string{"工作日延长工作时间的，按小时工资基数的150%支付。"}, 1, "1.5倍 is 150%"},
+		{"zh another multiple", "休息日加班怎么算？", "休息日加班按三倍工资支付。", []string{"休息日加班按小时工资基数的200%支付。"}, 0, "3倍"},
 	})
 }
