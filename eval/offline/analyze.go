@@ -77,6 +77,7 @@ type quantity struct {
 	unit  string
 	text  string
 	key   string // the field it is the value of ("Fare" of "Fare: 480 Taka"), for reasons
+	date  bool   // a part of a date (its year, month or day), no count or amount
 }
 
 // The units of a sum of money a currency symbol gives: ¥ and ￥ yuan (as
@@ -207,7 +208,7 @@ func lexClause(text string, sp *span) clause {
 				for k, unit := range [3]string{"年", "月", "日"} {
 					v := norm.Number(ymd[k])
 					ordered("n:" + v)
-					sp.quants = append(sp.quants, quantity{value: v, unit: norm.Unit(unit), text: l.Text})
+					sp.quants = append(sp.quants, quantity{value: v, unit: norm.Unit(unit), text: l.Text, date: true})
 				}
 				if m, err := strconv.Atoi(ymd[1]); err == nil && m >= 1 && m <= 12 && sp.skips != nil {
 					add("w:" + norm.Stem(norm.MonthNames[m-1])) // a statement's March
@@ -220,7 +221,7 @@ func lexClause(text string, sp *span) clause {
 				// 8 is "eight" too: a text that writes the word has it.
 				add("w:" + w)
 			}
-			q := quantity{value: v, text: l.Text}
+			q := quantity{value: v, text: l.Text, date: lex.DateUnit(lx, i, v) != ""}
 			q.unit, q.text = unitAt(lx, i)
 			// The first number of a range takes the unit of the second
 			// ("between 95 and 110 cm", "3至5天").
@@ -240,13 +241,13 @@ func lexClause(text string, sp *span) clause {
 			if lex.MonthAt(lx, i) {
 				// A month of the year, as 3月 and 2025-03-31 give it.
 				m := norm.MonthNumber(w)
-				sp.quants = append(sp.quants, quantity{value: m, unit: norm.Unit("月"), text: l.Text})
+				sp.quants = append(sp.quants, quantity{value: m, unit: norm.Unit("月"), text: l.Text, date: true})
 				if sp.skips != nil {
 					add("n:" + m) // a context's March is the 3 of a statement's 2025-03-31
 				}
 			}
 			if weekdayWords[w] {
-				sp.quants = append(sp.quants, quantity{value: w, unit: "weekday", text: l.Text})
+				sp.quants = append(sp.quants, quantity{value: w, unit: "weekday", text: l.Text, date: true})
 			}
 			if v, ok := norm.NumberWords[w]; ok && i+1 < len(lx) && lx[i+1].Kind == 'w' && !englishStop[lx[i+1].Text] {
 				// "eight hours" is the number 8: the feature of 8 hours.

@@ -94,8 +94,9 @@ The support test (support.go), of one statement against the sentences:
     covered, one no sentence gives is one too. A total of two or more, or a
     difference of two, of the quantities the answer states and the context gives
     ("3天 ... 7天, 共计10天", "99元 ... 45元, 贵54元") is given, with the arithmetic in
-    the reason, and so is a date that a written date moved by a given span makes
-    ("30 June 2025 − 90 days = 1 April 2025"). A quantity no sentence gives is
+    the reason, and so is a given rate times the answer's own counts ("$60 × 3-day
+    = $180"; no date's parts), and a date that a written date moved by a given span
+    makes ("30 June 2025 − 90 days = 1 April 2025"). A quantity no sentence gives is
     named first.
  4. names: a covered statement whose names the sentence does not mention (a
     swapped Michigan for Minnesota), or does not write as one ("Rainbow Estate"

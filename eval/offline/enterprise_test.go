@@ -538,10 +538,12 @@ func TestValueInAnotherClause(t *testing.T) {
 // another kind (an area) does not give the statement's (a length), though
 // the number is the same; one the context gives in a multiple of its unit
 // does (years as months, kilometres as metres, an hour and a half as
-// minutes, centimetres as millimetres, 三块五 as 3.5元, 早6点 as 6:00,
-// euros as EUR); a range's first number has its
-// second's unit; a unit written otherwise ("kilograms" for "kg") is the
-// same; and a reason names a Chinese unit whole (2小时, not 2小).
+// minutes, centimetres as millimetres, 三块五 as 3.5元, 早6点 as 6:00, euros
+// as €, 万分之五 as 0.05%, 1.5倍 as 150%). A total that a rate the context
+// gives times the answer's own count makes is the answer's arithmetic (a
+// date's parts make none); a range's first number has its second's unit; a
+// unit written otherwise ("kilograms" for "kg") is the same; and a reason
+// names a Chinese unit whole (2小时, not 2小).
 func TestUnitsWrittenOtherwise(t *testing.T) {
 	checkSupport(t, []supportCase{
 		{"zh", "流经柳溪镇的河流全长多少公里？", "流经柳溪镇的河流全长64公里。", []string{"柳溪镇是清平县下辖的一个镇，镇域面积64平方公里，人口约三万。"}, 0, "64公里"},
@@ -562,5 +564,8 @@ func TestUnitsWrittenOtherwise(t *testing.T) {
 		{"zh 名 and 人 count people", "部门有多少员工？", "部门共有120名员工。", []string{"部门员工总数：120人"}, 1, ""},
 		{"zh times as percent", "工作日加班怎么算？", "工作日加班按1.5倍工资支付。", []string{"工作日延长工作时间的，按小时工资基数的150%支付。"}, 1, "1.5倍 is 150%"},
 		{"zh another multiple", "休息日加班怎么算？", "休息日加班按三倍工资支付。", []string{"休息日加班按小时工资基数的200%支付。"}, 0, "3倍"},
+		{"en a rate times the answer's count", "How much is the meal allowance for a 3-day trip?", "The meal allowance for a 3-day trip is $180, at $60 a day.", []string{"On any business trip, the meal allowance is $60 a day."}, 1, "$60 × 3-day = $180"},
+		{"en a product the rate does not make", "How much is the meal allowance for a 3-day trip?", "The meal allowance for a 3-day trip is $200, at $60 a day.", []string{"On any business trip, the meal allowance is $60 a day."}, 0, "$200"},
+		{"en no product of a date's parts", "When will Round 2 decisions come out?", "Round 2 decisions will be released by 28 April 2025.", []string{"Round 2 (2025 entry)\nInterviews: late February to mid-March 2025\nDecisions released: by 28 March 2025"}, 0, "april"},
 	})
 }

@@ -653,15 +653,21 @@ func answerArithmetic(st, question *span, q quantity, all []*span) (string, bool
 	if err != nil || q.unit == "" {
 		return "", false
 	}
-	var terms []quantity
-	var vals []float64
+	var terms, counts []quantity
+	var vals, countVals []float64
 	take := func(sp *span) {
 		for _, o := range sp.quants {
-			if o.unit != q.unit || o.value == q.value || len(terms) == maxTerms {
+			v, err := strconv.ParseFloat(o.value, 64)
+			if err != nil || o.value == q.value {
 				continue
 			}
-			v, err := strconv.ParseFloat(o.value, 64)
-			if err != nil || !givenAnywhere(all, o) && (question == nil || !hasQuantity(question, o)) {
+			if o.unit != q.unit {
+				if len(counts) < maxTerms && !o.date && !q.date {
+					counts, countVals = append(counts, o), append(countVals, v)
+				}
+				continue
+			}
+			if len(terms) == maxTerms || !givenAnywhere(all, o) && (question == nil || !hasQuantity(question, o)) {
 				continue
 			}
 			terms, vals = append(terms, o), append(vals, v)
@@ -675,7 +681,17 @@ func answerArithmetic(st, question *span, q quantity, all []*span) (string, bool
 	}
 	idx, op := norm.Arithmetic(want, vals)
 	if idx == nil {
-		return "", false
+		// A rate the contexts give times the answer's own counts ("5张、
+		// 每张60元共300元").
+		r, f, ok := norm.Product(want, vals, countVals)
+		if !ok || terms[r].date {
+			return "", false
+		}
+		texts := []string{terms[r].text}
+		for _, k := range f {
+			texts = append(texts, counts[k].text)
+		}
+		return strings.Join(texts, " × ") + " = " + q.text, true
 	}
 	texts := make([]string, len(idx))
 	for k, i := range idx {

@@ -194,3 +194,26 @@ func Arithmetic(want float64, terms []float64) (idx []int, op string) {
 	}
 	return nil, ""
 }
+
+// Product finds a rate and one or two counts whose product is want (60元 ×
+// 5张 = 300元; $18 × 2 × 4 = $144): the rate's index, and the counts'; ok
+// false when none make it. A count of 1 multiplies nothing and is left out.
+func Product(want float64, rates, counts []float64) (rate int, factors []int, ok bool) {
+	is := func(x float64) bool { return math.Abs(x-want) <= 1e-9*math.Max(1, math.Abs(want)) }
+	for r, v := range rates {
+		for a, x := range counts {
+			if x == 1 || x == 0 {
+				continue
+			}
+			if is(v * x) {
+				return r, []int{a}, true
+			}
+			for b := a + 1; b < len(counts); b++ {
+				if counts[b] != 1 && is(v*x*counts[b]) {
+					return r, []int{a, b}, true
+				}
+			}
+		}
+	}
+	return -1, nil, false
+}
