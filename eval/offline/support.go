@@ -190,8 +190,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	best, bestCov := -1, -1.0
 	covs := make([]float64, len(sents))
 	qc := anchored(st, q)
+	derived := derivedFeats(st, q, sents)
 	for i, cs := range sents {
-		if covs[i] = coverage(st, qc, cs, useUnis); covs[i] > bestCov {
+		if covs[i] = coverageWith(st, qc, cs, useUnis, derived); covs[i] > bestCov {
 			best, bestCov = i, covs[i]
 		}
 	}
@@ -333,6 +334,43 @@ func (ev Evidence) conflict(detector, detail string) Evidence {
 // coverage is the weighted share of the statement's features found in the
 // context sentence, or -1 when the statement has none.
 func coverage(st, q, cs *span, useUnis bool) float64 {
+	return coverageWith(st, q, cs, useUnis, nil)
+}
+
+// derivedFeats are the number features of the statement's quantities that
+// no sentence gives but the answer's arithmetic on given ones makes
+// (answerArithmetic: a total, a difference, a rate times its counts): found
+// in any sentence, as the arithmetic is the reason's. A date moved by a
+// span is not: the span may be another's (a discount's 30 days against a
+// due date's 45). Nil when none.
+func derivedFeats(st, q *span, sents []*span) map[string]bool {
+	var m map[string]bool
+	for _, x := range st.quants {
+		if x.date || givenAnywhere(sents, x) {
+			continue
+		}
+		if _, ok := answerArithmetic(st, q, x, sents); ok {
+			put(&m, "n:"+x.value)
+			if w, ok := norm.NumberNames[x.value]; ok {
+				put(&m, "w:"+w)
+			}
+		}
+	}
+	return m
+}
+
+// termsIn: the sentence or the question gives every quantity of the
+// statement but the derived ones, so that the statement's arithmetic is
+// this sentence's (two chunks' terms are pairSupport's).
+func termsIn(st, q, cs *span, derived map[string]bool) bool {
+	return !slices.ContainsFunc(st.quants, func(x quantity) bool {
+		return !derived["n:"+x.value] && !hasQuantity(cs, x) && (q == nil || !hasQuantity(q, x))
+	})
+}
+
+// coverageWith is coverage with the features of derived found too, in a
+// sentence that gives the rest of the statement's quantities (termsIn).
+func coverageWith(st, q, cs *span, useUnis bool, derived map[string]bool) float64 {
 	// Integer counts, weighted once at the end: float sums in map order
 	// round differently from run to run.
 	var plain, echo, plainFound, echoFound int
@@ -343,7 +381,7 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	converted := convertedFeats(st, cs)
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
-			found := ctx[f] || cs.refFeats[f] || cs.skips[f] || sm.Found(f) || converted[f]
+			found := ctx[f] || cs.refFeats[f] || cs.skips[f] || sm.Found(f) || converted[f] || derived[f] && termsIn(st, q, cs, derived)
 			switch {
 			case q != nil && (q.feats[f] || q.unis[f]):
 				echo++
