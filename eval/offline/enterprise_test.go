@@ -539,7 +539,8 @@ func TestValueInAnotherClause(t *testing.T) {
 // the number is the same; one the context gives in a multiple of its unit
 // does (years as months, kilometres as metres, an hour and a half as
 // minutes, centimetres as millimetres, 三块五 as 3.5元, 早6点 as 6:00, euros
-// as €, 万分之五 as 0.05%, 1.5倍 as 150%). A total that a rate the context
+// as €, 万分之五 as 0.05%, 1.5倍 as 150%, $1.2M as $1,200,000, 三万五 as
+// 35,000). A total that a rate the context
 // gives times the answer's own count makes is the answer's arithmetic (a
 // date's parts make none), and counts as found; a range's first number has its second's unit; a
 // unit written otherwise ("kilograms" for "kg") is the same; and a reason
@@ -565,6 +566,9 @@ func TestUnitsWrittenOtherwise(t *testing.T) {
 		{"zh times as percent", "工作日加班怎么算？", "工作日加班按1.5倍工资支付。", []string{"工作日延长工作时间的，按小时工资基数的150%支付。"}, 1, "1.5倍 is 150%"},
 		{"zh another multiple", "休息日加班怎么算？", "休息日加班按三倍工资支付。", []string{"休息日加班按小时工资基数的200%支付。"}, 0, "3倍"},
 		{"en a rate times the answer's count", "How much is the meal allowance for a 3-day trip?", "The meal allowance for a 3-day trip is $180, at $60 a day.", []string{"On any business trip, the meal allowance is $60 a day."}, 1, "$60 × 3-day = $180"},
+		{"en millions written out", "What is the project budget?", "The project budget is $1.2 million.", []string{"The project budget is $1,200,000 for the year."}, 1, ""},
+		{"en millions as M", "What is the project budget?", "The project budget is $1,200,000.", []string{"The project budget is $1.2M for the year."}, 1, ""},
+		{"zh 三万五 as said", "月薪多少？", "月薪三万五。", []string{"该岗位月薪35,000元。"}, 1, ""},
 		{"zh a total the answer computes counts as found", "加修5张照片要多少钱？", "加修5张照片，每张60元，共300元。", []string{"加修照片每张60元。"}, 1, "60元 × 5张 = 300元"},
 		{"en a product the rate does not make", "How much is the meal allowance for a 3-day trip?", "The meal allowance for a 3-day trip is $200, at $60 a day.", []string{"On any business trip, the meal allowance is $60 a day."}, 0, "$200"},
 		{"en no product of a date's parts", "When will Round 2 decisions come out?", "Round 2 decisions will be released by 28 April 2025.", []string{"Round 2 (2025 entry)\nInterviews: late February to mid-March 2025\nDecisions released: by 28 March 2025"}, 0, "april"},

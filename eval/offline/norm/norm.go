@@ -130,6 +130,52 @@ func asYuan(m string) string {
 	return fmt.Sprintf("%s0.%d%s元", g[3], d, cents)
 }
 
+// englishMagnitude is a number with an English magnitude: a word ("1.2
+// million", "3 billion", "40 thousand"), "bn", or a letter after a currency
+// symbol or attached to the number ("$1.2M", "$3B", "2.5k"); a bare
+// "3m" is metres, and stays.
+var englishMagnitude = regexp.MustCompile(`(?i)(?:\b|[$€£¥￥])(\d+(?:\.\d+)?)(?:\s*(thousand|million|billion|bn)\b|(k)\b)|([$€£¥￥])(\d+(?:\.\d+)?)([MB])\b`)
+
+// magnitudeLike: t may hold an englishMagnitude (a digit, maybe a space,
+// then k, m, b or t of thousand), found without it.
+func magnitudeLike(t string) bool {
+	for i := 0; i+1 < len(t); i++ {
+		if !isDigit(rune(t[i])) {
+			continue
+		}
+		j := i + 1
+		if t[j] == ' ' && j+1 < len(t) {
+			j++
+		}
+		switch t[j] | 0x20 { // lower case
+		case 'k', 'm', 'b', 't':
+			return true
+		}
+	}
+	return false
+}
+
+// timesMagnitude rewrites an englishMagnitude match as the number it is,
+// its currency symbol kept.
+func timesMagnitude(m string) string {
+	g := englishMagnitude.FindStringSubmatch(m)
+	num, word, symbol := g[1], g[2]+g[3], ""
+	if g[5] != "" {
+		num, word, symbol = g[5], g[6], g[4]
+	} else if r, _ := utf8.DecodeRuneInString(m); strings.ContainsRune("$€£¥￥", r) {
+		symbol = string(r)
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return m
+	}
+	mul := map[string]float64{"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9}[strings.ToLower(word)]
+	if mul == 0 {
+		return m
+	}
+	return symbol + strconv.FormatFloat(f*mul, 'f', -1, 64)
+}
+
 // clockTime is a time of day by the 12-hour clock: "5 pm", "9:30 a.m.",
 // "下午5点", "上午9点半".
 var clockTime = regexp.MustCompile(`(?i)\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?(?:\W|$)|(上午|早上|早晨|清晨|凌晨|早|中午|下午|傍晚|晚上|夜里)(\d{1,2})[点时](?:(\d{1,2})分|(半))?`)
@@ -164,6 +210,9 @@ func Quantities(t string) string {
 	}
 	if strings.Contains(t, "块") || strings.Contains(t, "毛") {
 		t = spokenMoney.ReplaceAllStringFunc(t, asYuan)
+	}
+	if magnitudeLike(t) {
+		t = englishMagnitude.ReplaceAllStringFunc(t, timesMagnitude)
 	}
 	if strings.Contains(t, "半") || strings.Contains(t, "fortnight") || strings.Contains(t, "half") || strings.Contains(t, "quarter") {
 		t = sameQuantities.Replace(t)
@@ -445,6 +494,7 @@ var cnUnits = words.Runes("chinese_units")
 
 func parseCNNumber(rs []rune) (int, bool) {
 	total, section, digit := 0, 0, -1
+	lastMul, zero := 0, false // the last magnitude read, and a 零 after it
 	for _, r := range rs {
 		switch r {
 		case '十', '百', '千':
@@ -453,23 +503,28 @@ func parseCNNumber(rs []rune) (int, bool) {
 				digit = 1
 			}
 			section += digit * mul
-			digit = -1
+			digit, lastMul, zero = -1, mul, false
 		case '万':
 			if digit > 0 {
 				section += digit
 			}
 			total += section * 10000
-			section, digit = 0, -1
+			section, digit, lastMul, zero = 0, -1, 10000, false
 		default:
 			d, ok := cnDigits[r]
 			if !ok {
 				return 0, false
 			}
+			zero = zero || d == 0
 			// 二〇二三: positional digits
 			digit = max(digit, 0)*10 + d
 		}
 	}
 	if digit > 0 {
+		// 三万五 is 35000 and 一百五 150, as they are said; 一百零五 is 105.
+		if digit < 10 && lastMul >= 100 && !zero {
+			digit *= lastMul / 10
+		}
 		section += digit
 	}
 	return total + section, true
