@@ -127,7 +127,8 @@ The support test (support.go), of one statement against the sentences:
     2018年投入使用" for "2018年贯通"; clauseConflict).
     Shares are roles of quantities: a
     sentence cut at its joins into pieces with a quantity each ("30 days for
-    staff and 60 days for managers") gives each piece's party its quantity, and
+    staff and 60 days for managers"; a year names a piece as a word does) gives
+    each piece's party its quantity, and
     a statement that names one party with another's quantity is a conflict.
  6. two chunks: a statement no sentence covers is supported by two sentences of
     different chunks together when their union covers it, each gives a quantity

@@ -574,3 +574,15 @@ func TestUnitsWrittenOtherwise(t *testing.T) {
 		{"en no product of a date's parts", "When will Round 2 decisions come out?", "Round 2 decisions will be released by 28 April 2025.", []string{"Round 2 (2025 entry)\nInterviews: late February to mid-March 2025\nDecisions released: by 28 March 2025"}, 0, "april"},
 	})
 }
+
+// TestYearNamesAShare: a year is a word that names a piece of a sentence of
+// shares, so a value the statement dates by its piece's year is that
+// piece's ("worth $1.7 billion as of 2015" beside "$170 million in 2014
+// sales"), and one it gives the other piece's year is not.
+func TestYearNamesAShare(t *testing.T) {
+	ctx := []string{"Orvel Foods had $170 million in 2014 sales and was valued at $1.7 billion as of August 2015."}
+	checkSupport(t, []supportCase{
+		{"the value of its year", "What was Orvel Foods worth in 2015?", "Orvel Foods was worth $1.7 billion as of 2015.", ctx, 1, ""},
+		{"the other year's value", "What were Orvel Foods' 2014 sales?", "Orvel Foods had $1.7 billion in 2014 sales.", ctx, 0, "the context gives"},
+	})
+}

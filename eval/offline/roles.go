@@ -223,11 +223,18 @@ func quantityPieces(text string) []piece {
 
 // pieceParties are each piece's party words: those no other piece has, on
 // the side of the quantity where the later pieces have theirs.
+// yearFeat: the feature is a year's number (2014 of "2014 sales"), which
+// names a piece as a word does, where an amount is its share.
+func yearFeat(f string) bool {
+	y, err := strconv.Atoi(strings.TrimPrefix(f, "n:"))
+	return strings.HasPrefix(f, "n:") && err == nil && y >= 1900 && y <= 2100
+}
+
 func pieceParties(pieces []piece) [][]string {
 	own := func(i int, side map[string]bool) []string {
 		var out []string
 		for f := range side {
-			if !strings.HasPrefix(f, "n:") && !slices.ContainsFunc(pieces, func(o piece) bool { return o.sp != pieces[i].sp && o.sp.feats[f] }) {
+			if (!strings.HasPrefix(f, "n:") || yearFeat(f)) && !slices.ContainsFunc(pieces, func(o piece) bool { return o.sp != pieces[i].sp && o.sp.feats[f] }) {
 				out = append(out, f)
 			}
 		}
