@@ -221,12 +221,12 @@ func lexClause(text string, sp *span) clause {
 				// 8 is "eight" too: a text that writes the word has it.
 				add("w:" + w)
 			}
-			q := quantity{value: v, text: l.Text, date: lex.DateUnit(lx, i, v) != ""}
-			q.unit, q.text = unitAt(lx, i)
+			q := quantity{value: v, text: l.Text}
+			q.unit, q.text, q.date = unitAt(lx, i)
 			// The first number of a range takes the unit of the second
 			// ("between 95 and 110 cm", "3至5天").
 			if q.unit == "" && i+2 < len(lx) && lx[i+2].Kind == 'n' && rangeJoin(lx[i+1]) {
-				q.unit, _ = unitAt(lx, i+2)
+				q.unit, _, _ = unitAt(lx, i+2)
 			}
 			q.unit = norm.Unit(q.unit)
 			sp.quants = append(sp.quants, q)
@@ -421,9 +421,9 @@ func prefixIn(s string, words []string) string {
 }
 
 // unitAt is the unit of the number lx[i] and its text with the unit: a
-// currency symbol before it, a date's part, or the word, Han unit or % after
-// it ("" when none).
-func unitAt(lx []lex.Lexeme, i int) (unit, text string) {
+// currency symbol before it, a date's part (date true), or the word, Han
+// unit or % after it ("" when none).
+func unitAt(lx []lex.Lexeme, i int) (unit, text string, date bool) {
 	l := lx[i]
 	v := norm.Number(l.Text)
 	text = l.Text
@@ -434,7 +434,7 @@ func unitAt(lx []lex.Lexeme, i int) (unit, text string) {
 		}
 	} else if du := lex.DateUnit(lx, i, v); du != "" {
 		// 31 March 2025, March 31: a day and a year.
-		unit = du
+		unit, date = du, true
 	} else if i+1 < len(lx) {
 		switch nx := lx[i+1]; nx.Kind {
 		case 'h':
@@ -459,7 +459,7 @@ func unitAt(lx []lex.Lexeme, i int) (unit, text string) {
 			}
 		}
 	}
-	return unit, text
+	return unit, text, date
 }
 
 // rangeJoin: the lexeme joins two numbers as a range (and, to, –, 至, 到).

@@ -379,9 +379,12 @@ func coverageWith(st, q, cs *span, useUnis bool, derived map[string]bool) float6
 		sm.St, sm.Cs = st.feats, cs.feats
 	}
 	converted := convertedFeats(st, cs)
+	if len(derived) > 0 && !termsIn(st, q, cs, derived) {
+		derived = nil // the statement's arithmetic is not this sentence's
+	}
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
-			found := ctx[f] || cs.refFeats[f] || cs.skips[f] || sm.Found(f) || converted[f] || derived[f] && termsIn(st, q, cs, derived)
+			found := ctx[f] || cs.refFeats[f] || cs.skips[f] || sm.Found(f) || converted[f] || derived[f]
 			switch {
 			case q != nil && (q.feats[f] || q.unis[f]):
 				echo++
@@ -436,7 +439,7 @@ func convertedFeats(st, cs *span) map[string]bool {
 			}
 			continue
 		}
-		if !slices.ContainsFunc(cs.quants, func(c quantity) bool { return norm.SameAmount(c.value, c.unit, q.value, q.unit) }) {
+		if inOtherUnit(cs, q) < 0 {
 			continue
 		}
 		put(&m, "n:"+q.value)
@@ -451,6 +454,12 @@ func convertedFeats(st, cs *span) map[string]bool {
 		}
 	}
 	return m
+}
+
+// inOtherUnit is the index of the sentence's quantity that gives q's
+// amount in another unit of its kind (norm.SameAmount), or -1.
+func inOtherUnit(cs *span, q quantity) int {
+	return slices.IndexFunc(cs.quants, func(c quantity) bool { return norm.SameAmount(c.value, c.unit, q.value, q.unit) })
 }
 
 // hanUnitFeats puts in m the statement's features of a Chinese unit read by
@@ -471,7 +480,7 @@ func hanUnitFeats(st *span, r rune, m *map[string]bool) {
 func conversions(st, cs *span) string {
 	var b strings.Builder
 	for _, q := range st.quants {
-		if k := slices.IndexFunc(cs.quants, func(c quantity) bool { return norm.SameAmount(c.value, c.unit, q.value, q.unit) }); k >= 0 {
+		if k := inOtherUnit(cs, q); k >= 0 {
 			fmt.Fprintf(&b, "; %s is %s", q.text, cs.quants[k].text)
 		}
 	}

@@ -155,6 +155,9 @@ func magnitudeLike(t string) bool {
 	return false
 }
 
+// magnitudeOf is what each englishMagnitude word or letter multiplies by.
+var magnitudeOf = map[string]float64{"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9}
+
 // timesMagnitude rewrites an englishMagnitude match as the number it is,
 // its currency symbol kept.
 func timesMagnitude(m string) string {
@@ -169,7 +172,7 @@ func timesMagnitude(m string) string {
 	if err != nil {
 		return m
 	}
-	mul := map[string]float64{"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9}[strings.ToLower(word)]
+	mul := magnitudeOf[strings.ToLower(word)]
 	if mul == 0 {
 		return m
 	}
