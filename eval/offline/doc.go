@@ -12,7 +12,7 @@ read), its numerals normalised (package norm: 三十天 -> 30天, 两周 -> 14�
 15000, 百分之八十 -> 80%, twenty-four -> 24, "a 30-day period" is 30 days, 半年 -> 6个月,
 5 pm and 下午5点 -> 17:00; 日/天, 小时/h/hours, 元/RMB/¥/yuan, 公斤/千克/kg are one unit
 each, 公斤 apart from 公里, and 30 lb is another quantity than 30 kg, 64平方公里 than
-64公里; 2年 is 24个月, 3 weeks 21 days, 1.5公里 1500米 and 110 cm 1,100 mm, in
+64公里; 2年 is 24个月, 3 weeks 21 days, 2天 48小时, 1.5公里 1500米 and 110 cm 1,100 mm, in
 coverage and in the reason; 一个半小时 -> 90分钟, 两个星期 -> 14天, a quarter of an hour
 -> 15 minutes, 三块五 -> 3.5元, 早6点 -> 06:00, 万分之五 -> 0.05%, 120名 is 120人,
 1.5倍 is 150%, $1.2M and $1.2 million are 1200000, 三万五 35000;

@@ -571,6 +571,10 @@ func TestUnitsWrittenOtherwise(t *testing.T) {
 		{"zh 三万五 as said", "月薪多少？", "月薪三万五。", []string{"该岗位月薪35,000元。"}, 1, ""},
 		{"zh a total the answer computes counts as found", "加修5张照片要多少钱？", "加修5张照片，每张60元，共300元。", []string{"加修照片每张60元。"}, 1, "60元 × 5张 = 300元"},
 		{"en a product the rate does not make", "How much is the meal allowance for a 3-day trip?", "The meal allowance for a 3-day trip is $200, at $60 a day.", []string{"On any business trip, the meal allowance is $60 a day."}, 0, "$200"},
+		{"en days as hours", "How early must a hotel booking be cancelled?", "You need to cancel at least two days before check-in.", []string{"Hotel reservations must be cancelled at least 48 hours before check-in."}, 1, "two days is 48 hours"},
+		{"zh hours as days", "提前多久申请？", "须提前两天书面申请。", []string{"须提前48小时提交书面申请。"}, 1, "2天 is 48小时"},
+		{"en another number of days as hours", "How early must a hotel booking be cancelled?", "You need to cancel at least three days before check-in.", []string{"Hotel reservations must be cancelled at least 48 hours before check-in."}, 0, "three days where"},
+		{"en a date's day is no span of hours", "How many hours of training must a manager complete?", "Ten hours a year, with a three-hour module on safe lifting, all done by 30 November.", []string{"- Managers: 10 hours per year, with an extra 3-hour module on safe lifting.\n- Deadline: 30 November each year."}, 1, ""},
 		{"en no product of a date's parts", "When will Round 2 decisions come out?", "Round 2 decisions will be released by 28 April 2025.", []string{"Round 2 (2025 entry)\nInterviews: late February to mid-March 2025\nDecisions released: by 28 March 2025"}, 0, "april"},
 	})
 }

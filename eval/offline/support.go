@@ -642,7 +642,9 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 		if _, ok := sumOf(st, question, q, all); ok {
 			continue
 		}
-		if k := slices.IndexFunc(best.quants, func(c quantity) bool { return c.unit == q.unit || norm.Convertible(c.unit, q.unit) }); q.unit != "" && k >= 0 {
+		if k := slices.IndexFunc(best.quants, func(c quantity) bool {
+			return c.unit == q.unit || !c.date && !q.date && norm.Convertible(c.unit, q.unit)
+		}); q.unit != "" && k >= 0 {
 			if c := best.quants[k]; c.key != "" {
 				return fmt.Sprintf("statement says %s where the context's field %q gives %s", q.text, c.key, c.text), true
 			}

@@ -135,6 +135,8 @@ func TestSameAmount(t *testing.T) {
 		{"24", "month", "2", "year", true},
 		{"3", "week", "21", Unit("day"), true},
 		{"1.5", "hour", "90", "minut", true},
+		{"2", Unit("day"), "48", "hour", true},
+		{"1", Unit(HanUnit("天")), "24", Unit(HanUnit("小时")), true},
 		{"3", "year", "24", "month", false},
 		{"86", Unit(HanUnit("平方公里")), "86", Unit("km"), false},
 		{"2", "year", "2", "month", false},
