@@ -249,10 +249,13 @@ func lexClause(text string, sp *span) clause {
 			if weekdayWords[w] {
 				sp.quants = append(sp.quants, quantity{value: w, unit: "weekday", text: l.Text, date: true})
 			}
-			if v, ok := norm.NumberWords[w]; ok && i+1 < len(lx) && lx[i+1].Kind == 'w' && !englishStop[lx[i+1].Text] {
-				// "eight hours" is the number 8: the feature of 8 hours.
-				sp.quants = append(sp.quants, quantity{value: v, unit: norm.Unit(norm.Stem(lx[i+1].Text)), text: w + " " + lx[i+1].Text})
-				add("n:" + v)
+			if v, ok := norm.NumberWords[w]; ok {
+				// "eight hours" is the number 8: the feature of 8 hours;
+				// "a three-year cycle" 3 years, as "a 30-day period" is 30 days.
+				if u, sep := numberWordUnit(lx, i); u != "" {
+					sp.quants = append(sp.quants, quantity{value: v, unit: norm.Unit(norm.Stem(u)), text: w + sep + u})
+					add("n:" + v)
+				}
 			}
 			if englishStop[w] {
 				// A later pronoun usually refers to a name in the sentence.
@@ -276,6 +279,18 @@ func lexClause(text string, sp *span) clause {
 		}
 	}
 	return c
+}
+
+// numberWordUnit is the unit word after the number word lx[i], with what
+// joins them (" " or "-"); "" when none.
+func numberWordUnit(lx []lex.Lexeme, i int) (unit, sep string) {
+	switch {
+	case i+1 < len(lx) && lx[i+1].Kind == 'w' && !englishStop[lx[i+1].Text]:
+		return lx[i+1].Text, " "
+	case i+2 < len(lx) && lx[i+1].Text == "-" && !lx[i+1].Spaced && lx[i+2].Kind == 'w' && !englishStop[lx[i+2].Text]:
+		return lx[i+2].Text, "-"
+	}
+	return "", ""
 }
 
 // put adds f to the set m, made on its first member.

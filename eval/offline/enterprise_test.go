@@ -575,6 +575,10 @@ func TestUnitsWrittenOtherwise(t *testing.T) {
 		{"zh hours as days", "提前多久申请？", "须提前两天书面申请。", []string{"须提前48小时提交书面申请。"}, 1, "2天 is 48小时"},
 		{"en another number of days as hours", "How early must a hotel booking be cancelled?", "You need to cancel at least three days before check-in.", []string{"Hotel reservations must be cancelled at least 48 hours before check-in."}, 0, "three days where"},
 		{"en a date's day is no span of hours", "How many hours of training must a manager complete?", "Ten hours a year, with a three-hour module on safe lifting, all done by 30 November.", []string{"- Managers: 10 hours per year, with an extra 3-hour module on safe lifting.\n- Deadline: 30 November each year."}, 1, ""},
+		{"en a number word joined to its unit", "How often are laptops replaced?", "Laptops are on a three-year refresh cycle.", []string{"Laptops are replaced on a refresh cycle of 36 months."}, 1, "three-year is 36 months"},
+		{"en another number word joined to its unit", "How often are laptops replaced?", "Laptops are on a four-year refresh cycle.", []string{"Laptops are replaced on a refresh cycle of 36 months."}, 0, "four-year"},
+		{"en an amount glossed in brackets", "How much of a regular medicine can I get by post?", "The postal pharmacy can send up to a three-month (90-day) supply of a regular medicine per fill.", []string{"Regular medicines can be sent by the postal pharmacy in up to a 90-day supply per fill."}, 1, ""},
+		{"en a wrong amount glossed in brackets", "How much of a regular medicine can I get by post?", "The postal pharmacy can send up to a two-month (60-day) supply of a regular medicine per fill.", []string{"Regular medicines can be sent by the postal pharmacy in up to a 90-day supply per fill."}, 0, "60-day"},
 		{"en no product of a date's parts", "When will Round 2 decisions come out?", "Round 2 decisions will be released by 28 April 2025.", []string{"Round 2 (2025 entry)\nInterviews: late February to mid-March 2025\nDecisions released: by 28 March 2025"}, 0, "april"},
 	})
 }

@@ -651,11 +651,21 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 			return fmt.Sprintf("statement says %s where the context gives %s", q.text, best.quants[k].text), true
 		}
 		// "one" is as often an article ("one day") as a count.
-		if covered && !givenAnywhere(all, q) && q.value != "1" {
+		if covered && !givenAnywhere(all, q) && q.value != "1" && !glossOfGiven(st, q, all) {
 			return fmt.Sprintf("statement says %s, which the context does not give", q.text), true
 		}
 	}
 	return "", false
+}
+
+// glossOfGiven: q and a given quantity of its kind write one amount twice,
+// the second in brackets after the first ("a three-month (90-day)
+// supply"): the writer's gloss of the given one, not a number of its own.
+func glossOfGiven(st *span, q quantity, all []*span) bool {
+	return slices.ContainsFunc(st.quants, func(x quantity) bool {
+		return norm.SameKind(x.unit, q.unit) && givenAnywhere(all, x) &&
+			(strings.Contains(st.text, q.text+" ("+x.text) || strings.Contains(st.text, x.text+" ("+q.text))
+	})
 }
 
 // givenInRole: a sentence that covers the statement (covs) gives q.
