@@ -150,6 +150,8 @@ func enterpriseCases() []enterpriseCase {
 		{"roles en unfaithful", "Who approves a purchase order?", "Procurement approves purchase orders.", []string{"Purchase orders are raised by the requester, checked by Procurement and approved by Finance."}, false, "approved by Finance"},
 		{"roles zh faithful", "采购订单由谁批准？", "采购订单由财务部批准。", []string{"采购订单由申请人提交，采购部核对，财务部批准。"}, true, ""},
 		{"roles zh unfaithful", "采购订单由谁批准？", "采购订单由采购部批准。", []string{"采购订单由申请人提交，采购部核对，财务部批准。"}, false, "财务部批准"},
+		{"list count zh faithful", "进入洁净区要穿戴什么？一共几样？", "进入洁净区必须穿戴4样：无尘帽、防护眼镜、无尘服和洁净鞋。", []string{"《实验室安全守则》第4条：进入洁净区必须穿戴以下用品：无尘帽、防护眼镜、无尘服、洁净鞋。"}, true, ""},
+		{"list count zh unfaithful", "进入洁净区要穿戴什么？一共几样？", "进入洁净区必须穿戴5样：无尘帽、防护眼镜、无尘服、洁净鞋和防毒面具。", []string{"《实验室安全守则》第4条：进入洁净区必须穿戴以下用品：无尘帽、防护眼镜、无尘服、洁净鞋。"}, false, "lists 4"},
 	}
 }
 
@@ -593,4 +595,22 @@ func TestYearNamesAShare(t *testing.T) {
 		{"the value of its year", "What was Orvel Foods worth in 2015?", "Orvel Foods was worth $1.7 billion as of 2015.", ctx, 1, ""},
 		{"the other year's value", "What were Orvel Foods' 2014 sales?", "Orvel Foods had $1.7 billion in 2014 sales.", ctx, 0, "the context gives"},
 	})
+}
+
+// TestShortTotalSaysSomething: a short Chinese statement of a total the
+// answer computes from given terms ("总共1,100元") says something of its own
+// (the number its arithmetic makes), so it is supported with the
+// arithmetic in the reason; a total the terms do not make is not.
+func TestShortTotalSaysSomething(t *testing.T) {
+	j := New()
+	q := "加急办证总共交多少钱？"
+	ctx := []string{"《证照收费标准》第2条：办理证照收取工本费800元。", "第5条：申请加急办理的，另收加急费300元。"}
+	score, reasons, _ := scoreWith(t, j, q, "总共1,100元，即工本费800元，加上加急费300元。", ctx)
+	if score != 1 || !strings.Contains(reasons[0], "800元 + 300元 = 1,100元") {
+		t.Errorf("the right total scored %.2f: %s", score, strings.Join(reasons, " | "))
+	}
+	score, reasons, why := scoreWith(t, j, q, "总共1,200元，即工本费800元，加上加急费300元。", ctx)
+	if score == 1 || !strings.Contains(why, "1,200元") {
+		t.Errorf("a wrong total scored %.2f: %s", score, strings.Join(reasons, " | "))
+	}
 }

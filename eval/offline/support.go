@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -246,7 +247,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		if detail, ok := shareConflict(st, sents[best]); ok {
 			return ev.conflict(DetectorNumber, detail+": the statement gives the quantity to the wrong party")
 		}
-		if !saysSomething(st, q, sents[best]) {
+		if !saysSomething(st, q, sents[best], derived) {
 			ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
 			return ev
 		}
@@ -291,8 +292,9 @@ var capitalStems = memo.New[map[string]bool](analysisCacheSize)
 
 // saysSomething reports whether the sentence has a word or number of the
 // statement besides its names and the question's words ("R Adams Cowley was
-// an astronaut" against "R Adams Cowley was a surgeon" has none).
-func saysSomething(st, q, cs *span) bool {
+// an astronaut" against "R Adams Cowley was a surgeon" has none); a number
+// the answer's arithmetic makes (derived) is one it has.
+func saysSomething(st, q, cs *span, derived map[string]bool) bool {
 	isName := capitals(st)
 	any := false
 	for f := range st.feats {
@@ -300,7 +302,7 @@ func saysSomething(st, q, cs *span) bool {
 			continue
 		}
 		any = true
-		if cs.feats[f] || cs.refFeats[f] {
+		if cs.feats[f] || cs.refFeats[f] || derived[f] {
 			return true
 		}
 	}
@@ -636,6 +638,9 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 	quants := slices.Clone(st.quants)
 	sort.SliceStable(quants, func(a, b int) bool { return !givenAnywhere(all, quants[a]) && givenAnywhere(all, quants[b]) })
 	for _, q := range quants {
+		if detail, ok := listConflict(st, q, best); ok && covered {
+			return detail, true
+		}
 		if hasQuantity(best, q) || question != nil && hasQuantity(question, q) || givenInRole(all, covs, q) || rowCell(st, nil, q, all) >= 0 {
 			continue
 		}
@@ -711,6 +716,9 @@ func answerArithmetic(st, question *span, q quantity, all []*span) (string, bool
 	want, err := strconv.ParseFloat(q.value, 64)
 	if err != nil || q.unit == "" {
 		return "", false
+	}
+	if answer := cmp.Or(st.answer, st.text); !q.date && ownCount(answer, q) {
+		return q.text + " counts the items listed", true
 	}
 	var terms, counts []quantity
 	var vals, countVals []float64
