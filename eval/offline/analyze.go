@@ -38,6 +38,7 @@ type span struct {
 	field      *fieldCheck     // set on a table cell's or a field's span (fields.go)
 	residue    bool            // a statement's residual (restate.go): never restated again
 	prose      bool            // a sentence of a chunk with no records, cells or fields
+	items      int             // the sentences after it that are the items of its list (markItems)
 	order      []string        // a statement's English words and numbers, as features in text order (anchored)
 	// topic, of a statement, is the text of the answer's statements before
 	// it, analysed only when needed: a table's row or column it leaves to

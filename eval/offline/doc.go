@@ -99,7 +99,10 @@ The support test (support.go), of one statement against the sentences:
     makes ("30 June 2025 − 90 days = 1 April 2025"), and a count of the items the
     answer lists after it ("4样：A、B、C和D"; lists.go) unless the covering
     sentence lists another number after its colon. A quantity no sentence gives
-    is named first.
+    is named first. A statement that lists items after its colon is checked item
+    by item against a list the context gives one item a sentence after a lead-in
+    with a colon (lists.go: each item found, with its numbers; its count the
+    list's, items of some cases only aside).
  4. names: a covered statement whose names the sentence does not mention (a
     swapped Michigan for Minnesota), or does not write as one ("Rainbow Estate"
     from "Rainbow Terrace ... Lullwater Estate"), or whose sentence has its

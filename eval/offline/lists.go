@@ -1,20 +1,25 @@
 package offline
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
 )
 
-// A count the answer gives of the items it lists after it ("四份文件：A、B、C
-// 和D", "five items: A, B, C, D and E") is its own arithmetic, as its sums
-// are: no context need state the number, and the items are checked as
-// words. A count that is not the number it lists is left to the number
-// checks.
+// Lists. A count the answer gives of the items it lists after it ("四份文件：
+// A、B、C和D", "five items: A, B, C, D and E") is its own arithmetic, as its
+// sums are: no context need state the number, and the items are checked as
+// words. A list the context gives one item a sentence (cut at semicolons or
+// lines, or opening on a list marker) after a sentence with a colon is read
+// by item: a statement that lists items after its colon is checked item by
+// item against it.
 
 // bracketed text holds no items ("ISO 9001 (or equivalent)").
 var bracketed = regexp.MustCompile(`\([^()]*\)|（[^（）]*）`)
@@ -32,8 +37,7 @@ func ownCount(answer string, q quantity) bool {
 	if c < 0 || c > 40 || strings.ContainsAny(rest[:c], "。.！!？?；;，,\n") {
 		return false
 	}
-	_, n := utf8DecodeColon(rest[c:])
-	n = listItems(rest[c+n:])
+	n := listItems(rest[c+colonWidth(rest[c:]):])
 	return n > 1 && strconv.Itoa(n) == q.value
 }
 
@@ -49,31 +53,33 @@ func listConflict(st *span, q quantity, cs *span) (string, bool) {
 	if c < 0 {
 		return "", false
 	}
-	_, w := utf8DecodeColon(cs.text[c:])
-	if n := listItems(cs.text[c+w:]); n > 1 && strconv.Itoa(n) != q.value {
+	if n := listItems(cs.text[c+colonWidth(cs.text[c:]):]); n > 1 && strconv.Itoa(n) != q.value {
 		return fmt.Sprintf("statement counts %s where the context lists %d", q.text, n), true
 	}
 	return "", false
 }
 
-// utf8DecodeColon is the width of the colon that opens s.
-func utf8DecodeColon(s string) (string, int) {
+// colonWidth is the width of the colon that opens s.
+func colonWidth(s string) int {
 	if strings.HasPrefix(s, "：") {
-		return "：", len("：")
+		return len("：")
 	}
-	return ":", 1
+	return 1
 }
 
-// listItems counts the items of a list from its start to its end: in
+// listItems counts the items of a list (listParts).
+func listItems(list string) int { return len(listParts(list)) }
+
+// listParts are the items of a list from its start to its end: in
 // Chinese, parts between 、 (or ；, when it has them) up to 。 or a line
 // or clause that does not go on with 以及, 和 or 及; in English, parts
 // between commas (or semicolons) up to the line that ends a sentence, as
 // the statements' split drops ", and". A last part joined by 和, 以及, 及 or
 // "and" is two items.
-func listItems(list string) int {
+func listParts(list string) []string {
 	list = bracketed.ReplaceAllString(list, "")
 	if containsHan(list) {
-		for _, j := range []string{"以及", "和", "及"} {
+		for _, j := range hanJoins {
 			list = strings.ReplaceAll(list, "\n"+j, "、"+j)
 			list = strings.ReplaceAll(list, "，"+j, "、"+j)
 		}
@@ -85,17 +91,7 @@ func listItems(list string) int {
 		} else {
 			list, _, _ = strings.Cut(list, "，")
 		}
-		return countParts(strings.Split(list, sep), func(p string) (own, joined bool) {
-			for _, j := range []string{"以及", "和", "及"} {
-				if strings.HasPrefix(p, j) {
-					return true, false
-				}
-				if strings.Contains(p, j) {
-					joined = true
-				}
-			}
-			return false, joined
-		})
+		return joinedLast(strings.Split(list, sep), hanJoins)
 	}
 	var lines []string
 	for _, l := range strings.Split(list, "\n") {
@@ -121,29 +117,235 @@ func listItems(list string) int {
 			parts = append(parts[:k], parts[k+1:]...)
 		}
 	}
-	return countParts(parts, func(p string) (own, joined bool) {
-		if strings.HasPrefix(p, "and ") || strings.HasPrefix(p, "or ") {
-			return true, false
-		}
-		return false, strings.Contains(p, " and ")
-	})
+	return joinedLast(parts, englishJoins)
 }
 
-// countParts counts the non-empty parts, the last two when joined says
-// its words join two items and no earlier part opened with a joiner.
-func countParts(parts []string, join func(p string) (own, joined bool)) int {
-	n := 0
-	last := ""
+// The words that join the last item of a list to the one before it.
+var (
+	hanJoins     = []string{"以及", "和", "及"}
+	englishJoins = []string{"and", "or"}
+)
+
+// joinedLast are the trimmed non-empty parts, the last cut in two at its
+// first joiner; a last part that opens with one ("and D", "以及D") is one
+// item without it.
+func joinedLast(parts, joins []string) []string {
+	var out []string
 	for _, p := range parts {
 		if p = strings.TrimSpace(p); p != "" {
-			n++
-			last = p
+			out = append(out, p)
 		}
 	}
-	if own, joined := join(last); !own && joined {
-		n++
+	if len(out) == 0 {
+		return nil
 	}
-	return n
+	last := &out[len(out)-1]
+	han := containsHan(*last)
+	for _, j := range joins {
+		if han && strings.HasPrefix(*last, j) || !han && strings.HasPrefix(*last, j+" ") {
+			*last = strings.TrimSpace((*last)[len(j):])
+			return out
+		}
+	}
+	for _, j := range joins {
+		if !han {
+			j = " " + j + " "
+		}
+		if a, b, ok := strings.Cut(*last, j); ok && strings.TrimSpace(a) != "" && strings.TrimSpace(b) != "" {
+			*last = strings.TrimSpace(a)
+			return append(out, strings.TrimSpace(b))
+		}
+	}
+	return out
 }
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// listMarker opens an item of a list: 1. 1) (1) （1） ① 一、 - • and the like.
+var listMarker = regexp.MustCompile(`^(?:\d{1,2}[.)、]|[（(]\d{1,2}[)）]|[（(][一二三四五六七八九十]{1,2}[)）]|[一二三四五六七八九十]{1,2}、|[①-⑳]|[-*•·])\s*`)
+
+// maxItemBytes bounds an item of a list: a longer piece is a clause or a
+// paragraph of its own (3.1 Every passenger lift must ...).
+const maxItemBytes = 90
+
+// markItems marks, on each sentence with a colon, how many of the
+// sentences after it are the items of its list: each cut from the one
+// before at a semicolon or opening on a list marker, short, and no field
+// ("Deadline: 30 November") of its own; the list ends with the item that
+// ends a sentence. Two items at least.
+func markItems(ss []string, afterSemicolon []bool, spans []*span) {
+	for i := 0; i+2 < len(ss); i++ {
+		if !strings.ContainsAny(ss[i], ":：") {
+			continue
+		}
+		j := i + 1
+		for j < len(ss) && (afterSemicolon[j] || listMarker.MatchString(ss[j])) && len(ss[j]) <= maxItemBytes && !strings.ContainsAny(ss[j], ":：") {
+			j++
+			if strings.HasSuffix(ss[j-1], "。") {
+				break
+			}
+		}
+		if n := j - i - 1; n >= 2 {
+			spans[i].items = n
+			i = j - 1
+		}
+	}
+}
+
+// listItemFound is the least coverage of a statement's item by a
+// context's item for it to be found there.
+const listItemFound = 0.5
+
+// listVerdict decides a statement that lists items after its colon
+// against a context list of them (markItems): supported when every item
+// is one of the list's (the least coverage listItemFound, with its
+// numbers) and the words before its colon do not negate the list's
+// lead-in; not when
+// an item's numbers differ from its match's, or it matches nothing in the
+// list nor any sentence. ok is false when no list holds two of its items.
+func listVerdict(st, q *span, sents []*span) (Evidence, bool) {
+	c := strings.IndexAny(st.text, ":：")
+	if c < 0 {
+		return Evidence{}, false
+	}
+	parts := listParts(st.text[c+colonWidth(st.text[c:]):])
+	head := analyze(st.text[:c])
+	count, counted := statedCount(head, st.text[:c])
+	// An English colon before clauses ("ran more efficiently: its PUE was
+	// 1.21, compared with ...") lists nothing unless it counts them.
+	if len(parts) < 2 || !st.hasHan && !counted {
+		return Evidence{}, false
+	}
+	items := make([]*span, len(parts))
+	for k, p := range parts {
+		items[k] = analyze(p)
+	}
+	type match struct {
+		at  int // the context item's sentence, -1 for none
+		cov float64
+	}
+	bestLead, bestFound := -1, 0
+	var best []match
+	for i, lead := range sents {
+		if lead.items == 0 {
+			continue
+		}
+		ms, found := make([]match, len(items)), 0
+		for k, it := range items {
+			ms[k] = match{at: -1}
+			// The lead's own text after its colon may be the first item
+			// ("须携带（1）本人有效身份证件").
+			for j := i; j <= i+lead.items; j++ {
+				if cov := coverage(it, nil, sents[j], it.hasHan && countPrefix(it.feats, "h:") < 2); cov > ms[k].cov {
+					ms[k] = match{at: j, cov: cov}
+				}
+			}
+			if ms[k].cov >= listItemFound {
+				found++
+			}
+		}
+		if found > bestFound {
+			bestLead, bestFound, best = i, found, ms
+		}
+	}
+	if bestFound < 2 {
+		return Evidence{}, false
+	}
+	lead := sents[bestLead]
+	ev := Evidence{Quote: lead.text, From: bestLead, Also: -1}
+	for k, m := range best {
+		if m.cov < listItemFound {
+			if anyCovers(items[k], sents) {
+				return Evidence{}, false // said elsewhere: the sentences decide
+			}
+			ev.Reason = fmt.Sprintf("statement lists %q, which the context's list after %q does not have", parts[k], clip(lead.text))
+			return ev, true
+		}
+		if conditional.MatchString(sents[m.at].text) && !conditional.MatchString(parts[k]) {
+			return Evidence{}, false // an item of some cases only: the sentences decide
+		}
+		for _, x := range items[k].quants {
+			if !hasQuantity(sents[m.at], x) {
+				ev.Quote, ev.From, ev.Coverage = sents[m.at].text, m.at, m.cov
+				return ev.conflict(DetectorNumber, fmt.Sprintf("statement lists %s where the context's item gives %q", x.text, clip(sents[m.at].text))), true
+			}
+		}
+	}
+	if _, _, ok := negationConflict(head, lead); ok {
+		return Evidence{}, false // the lead-in denies what the list is for
+	}
+	for _, x := range head.quants {
+		k := slices.IndexFunc(lead.quants, func(y quantity) bool { return y.unit == x.unit })
+		if k >= 0 && !hasQuantity(lead, x) && !ownCount(cmp.Or(st.answer, st.text), x) {
+			ev.Coverage = 1
+			return ev.conflict(DetectorNumber, fmt.Sprintf("statement says %s where the context gives %s", x.text, lead.quants[k].text)), true
+		}
+	}
+	// A count of them is the list's, or its count without the items it
+	// makes conditional ("(vans only)", "年满60周岁者另需提供…").
+	if all, firm := listCounts(lead, sents[bestLead+1:bestLead+1+lead.items]); counted && count != all && count != firm {
+		ev.Coverage = 1
+		return ev.conflict(DetectorNumber, fmt.Sprintf("statement counts %d where the context lists %d", count, all)), true
+	}
+	var found []string
+	for _, m := range best {
+		found = append(found, strconv.Quote(clip(sents[m.at].text)))
+	}
+	ev.Verdict, ev.Coverage = 1, 1
+	ev.Reason = fmt.Sprintf("context lists after %q each item the statement lists: %s", clip(lead.text), strings.Join(found, ", "))
+	return ev, true
+}
+
+// anyCovers: some sentence covers the text.
+func anyCovers(it *span, sents []*span) bool {
+	for _, cs := range sents {
+		if coverage(it, nil, cs, it.hasHan && countPrefix(it.feats, "h:") < 2) >= SupportThreshold {
+			return true
+		}
+	}
+	return false
+}
+
+// statedCount is the number the lead-in of a statement's list gives, the
+// last it has ("A car needs four items", "共四项") or the number word it is
+// ("Three").
+func statedCount(head *span, text string) (int, bool) {
+	for k := len(head.quants) - 1; k >= 0; k-- {
+		if q := head.quants[k]; !q.date {
+			n, err := strconv.Atoi(q.value)
+			return n, err == nil
+		}
+	}
+	if v, ok := norm.NumberWords[strings.ToLower(strings.TrimSpace(text))]; ok {
+		n, err := strconv.Atoi(v)
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// conditional marks an item of a list that applies only in some cases.
+var conditional = regexp.MustCompile(`(?i)\b(?:only|if|where|when|unless|except)\b|仅|只|另需|如需|若|除`)
+
+// listCounts are how many items the list has, the lead's own text after
+// its colon included when it has one, and how many of them hold without
+// a condition.
+func listCounts(lead *span, items []*span) (all, firm int) {
+	all = len(items)
+	c := strings.LastIndexAny(lead.text, ":：")
+	if tail := strings.TrimSpace(lead.text[c+colonWidth(lead.text[c:]):]); hasContent(tail) {
+		items = append(items, &span{text: tail})
+		all++
+	}
+	firm = all
+	for _, it := range items {
+		if conditional.MatchString(it.text) {
+			firm--
+		}
+	}
+	return all, firm
+}
+
+// hasContent: a letter, digit or Chinese character.
+func hasContent(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+}

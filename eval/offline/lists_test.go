@@ -40,3 +40,26 @@ func TestCountOfItemsListed(t *testing.T) {
 		{"en a count its list does not make", "What must a permit applicant bring?", "Applicants must bring four things: a completed form, a photo ID and a utility bill dated within 90 days.", en, 0, "four things"},
 	})
 }
+
+// TestListReadByItem: a statement that lists items after its colon is
+// checked item by item against a list the context gives one item a
+// sentence after its lead-in: every item found is support, an item the
+// list and the other sentences lack is not, an item's number that differs
+// is a conflict, and so is a count the list does not make (its items of
+// some cases only aside). An item the list gives for some cases only is
+// left to the sentences.
+func TestListReadByItem(t *testing.T) {
+	zh := []string{"第5.2条 随货文件：供应商每批交货须随附以下文件：1. 出厂检验报告；2. 材质证明书；3. 装箱清单；4. 批次追溯表。缺少任一文件的，买方有权拒收。"}
+	zhLines := []string{"设备日常点检标准\n点检项目共四项：\n（1）润滑油位\n（2）皮带张紧度\n（3）紧固螺栓状态\n（4）安全防护罩。"}
+	en := []string{"Site entry kit. Every visitor must wear: a hard hat; safety glasses; steel-toe boots; a hi-vis vest (yard visits only)."}
+	enNumbers := []string{"Loan terms:\n- a 12-month repayment period\n- a 4% annual rate\n- a $500 arrangement fee"}
+	checkSupport(t, []supportCase{
+		{"zh inline numbered items", "每批交货要随附哪些文件？", "每批货要随附四份文件：出厂检验报告、材质证明书、装箱清单和批次追溯表。", zh, 1, "context lists after"},
+		{"zh an item the list lacks", "每批交货要随附哪些文件？", "每批货要随附四份文件：出厂检验报告、材质证明书、装箱清单和原产地证书。", zh, 0, "原产地证书"},
+		{"zh items a line each", "设备日常点检包括哪几项？", "日常点检共有四项：润滑油位、皮带张紧度、紧固螺栓状态和安全防护罩。", zhLines, 1, "context lists after"},
+		{"zh a count the list does not make", "设备日常点检包括哪几项？", "日常点检共有三项：润滑油位、皮带张紧度和紧固螺栓状态。", zhLines, 0, "counts 3 where the context lists 4"},
+		{"en items without their condition", "What must a visitor to the office wear?", "Three things: a hard hat, safety glasses and steel-toe boots.", en, 1, "context lists after"},
+		{"en an item of some cases only", "What must a visitor to the office wear?", "Four things: a hard hat, safety glasses, steel-toe boots and a hi-vis vest.", en, 0, ""},
+		{"en an item's number", "What are the loan terms?", "Three terms: a 12-month repayment period, a 5% annual rate and a $500 arrangement fee.", enNumbers, 0, "5%"},
+	})
+}

@@ -76,6 +76,7 @@ func contextSpans(text string) []*span {
 			sp.prose = true
 		}
 	}
+	markItems(ss, afterSemicolon, out)
 	id := chunkIDs.Add(1)
 	for _, sp := range out {
 		sp.chunk = id
@@ -219,6 +220,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	}
 	if rev, ok := rowsSupport(st, q, sents, useUnis); ok {
 		return rev
+	}
+	if lev, ok := listVerdict(st, q, sents); ok {
+		return lev
 	}
 	if !enough {
 		for i, cs := range sents {

@@ -35,7 +35,7 @@ func Sentences(text string) (out []string, afterSemicolon []bool) {
 		// UAX #29 breaks after an initial ("J. Robert"), an abbreviation
 		// ("Mr. Smith") and a title's ! or ? before lower case ("Jeopardy!
 		// is"): the sentence continues.
-		if endsWithInitial(seg) || endsWithAbbreviation(seg) || k+1 < len(segs) && exclaimedTitle(seg, segs[k+1]) {
+		if endsWithInitial(seg) || endsWithAbbreviation(seg) || endsWithListNumber(seg) || k+1 < len(segs) && exclaimedTitle(seg, segs[k+1]) {
 			continue
 		}
 		flush()
@@ -70,6 +70,25 @@ func endsWithAbbreviation(s string) bool {
 	i := strings.LastIndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
 	w := t[i+1:]
 	return w != "" && len(w) <= 6 && abbreviations[strings.ToLower(w)] && (i < 0 || t[i] == ' ' || t[i] == '(')
+}
+
+// endsWithListNumber: s ends with an inline list's number ("以下文件：1.",
+// "； 2."), which opens the item after it; not a clock's minutes ("15:21.").
+func endsWithListNumber(s string) bool {
+	t := strings.TrimRight(s, " ")
+	if !strings.HasSuffix(t, ".") {
+		return false
+	}
+	t = t[:len(t)-1]
+	d := strings.TrimRightFunc(t, unicode.IsDigit)
+	if n := len(t) - len(d); n == 0 || n > 2 {
+		return false
+	}
+	d = strings.TrimRight(d, " ")
+	if strings.HasSuffix(d, ":") && strings.TrimRightFunc(d[:len(d)-1], unicode.IsDigit) != d[:len(d)-1] {
+		return false
+	}
+	return d == "" || strings.HasSuffix(d, ":") || strings.HasSuffix(d, "：") || strings.HasSuffix(d, ";") || strings.HasSuffix(d, "；")
 }
 
 func endsWithInitial(s string) bool {

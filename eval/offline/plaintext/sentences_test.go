@@ -44,3 +44,22 @@ func TestContextSentencesUnglued(t *testing.T) {
 		t.Fatalf("sentencesOf = %q, want 2 sentences", got)
 	}
 }
+
+// TestInlineListNumbers: an inline list's number opens the item after it
+// ("以下文件：1. 出厂检验报告；2. …"), not a sentence of its own; a clock's
+// minutes before a period still end one.
+func TestInlineListNumbers(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want []string
+	}{
+		{"须随附以下文件：1. 出厂检验报告；2. 材质证明书；3. 装箱清单。缺少任一文件的，买方有权拒收。",
+			[]string{"须随附以下文件：1. 出厂检验报告", "2. 材质证明书", "3. 装箱清单。", "缺少任一文件的，买方有权拒收。"}},
+		{"Bring: 1. a form; 2. a photo ID.", []string{"Bring: 1. a form", "2. a photo ID."}},
+		{"The train left at 15:21. It arrived late.", []string{"The train left at 15:21.", "It arrived late."}},
+	} {
+		if got := sentencesOf(tt.text); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("sentencesOf(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
