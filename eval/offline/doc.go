@@ -136,9 +136,10 @@ The support test (support.go), of one statement against the sentences:
     each piece's party its quantity, and
     a statement that names one party with another's quantity is a conflict.
  6. two chunks: a statement no sentence covers is supported by two sentences of
-    different chunks together when their union covers it, each gives a quantity
-    of it the other does not, and no detector fires on the union ("supported by
-    [1] and [2]"); not when the statement gives a quantity of one to a name only
+    different chunks together when their union covers it (a total the answer
+    computes from their terms found in it), each gives a quantity of it the
+    other does not, and no detector fires on the union ("supported by [1] and
+    [2]"); not when the statement gives a quantity of one to a name only
     the other has, where that one gives another value of its unit (a quantity
     belongs to the name a preposition after it gives, "63 ms in Lisbon", else to
     the last one before it).

@@ -614,3 +614,16 @@ func TestShortTotalSaysSomething(t *testing.T) {
 		t.Errorf("a wrong total scored %.2f: %s", score, strings.Join(reasons, " | "))
 	}
 }
+
+// TestTotalOfTwoChunks: a total the answer computes from a term in each of
+// two chunks counts as found in their union, as it does in one sentence
+// that gives its terms, so the two chunks support it together.
+func TestTotalOfTwoChunks(t *testing.T) {
+	ctx := []string{"Parking fine schedule\n- Overstay in a loading bay: $60\n- Blocking a fire lane: $120",
+		"Late charges: a $25 late charge is added when a fine is still unpaid 14 days after issue."}
+	q := "I parked too long in a loading bay and paid the fine three weeks late. How much do I owe?"
+	checkSupport(t, []supportCase{
+		{"the total of the two", q, "You owe $85 now: the $60 fine for the loading bay plus the $25 late charge.", ctx, 1, "$60 + $25 = $85"},
+		{"a total the two do not make", q, "You owe $95 now: the $60 fine for the loading bay plus the $25 late charge.", ctx, 0, "$95"},
+	})
+}

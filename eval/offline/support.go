@@ -233,7 +233,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		}
 	}
 	if detail, ok := numberConflict(st, q, sents[best], sents, covs, enough); ok {
-		if pev, ok := pairSupport(st, q, sents, covs, useUnis); ok {
+		if pev, ok := pairSupport(st, q, sents, covs, useUnis, derived); ok {
 			return pev
 		}
 		return ev.conflict(DetectorNumber, detail)
@@ -280,7 +280,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	if rev, ok := residualSupport(st, q, sents); ok {
 		return rev
 	}
-	if pev, ok := pairSupport(st, q, sents, covs, useUnis); ok {
+	if pev, ok := pairSupport(st, q, sents, covs, useUnis, derived); ok {
 		return pev
 	}
 	if tev, ok := tiedConflict(st, sents); ok {
@@ -947,7 +947,7 @@ const pairCandidates = 4
 // pairSupport: a statement that joins facts of sentences of two chunks
 // ("婚假3天，加上晚婚奖励假7天") is supported by their union when it covers
 // it, each gives a quantity the other lacks and no detector fires.
-func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool) (Evidence, bool) {
+func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool, derived map[string]bool) (Evidence, bool) {
 	var top []int
 	for i := range sents {
 		if covs[i] > 0 {
@@ -963,7 +963,7 @@ func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool) (Evid
 				continue // one chunk's sentences are read one by one
 			}
 			u := unionSpan(x, y)
-			cov := coverage(st, q, u, useUnis)
+			cov := coverageWith(st, q, u, useUnis, derived)
 			if cov < SupportThreshold || cov <= covs[top[a]] || cov <= covs[top[b]] {
 				continue
 			}
