@@ -109,6 +109,13 @@ func analyzeText(text string) *span { return analyzeClauses(text, true, false) }
 // analyzeContext analyses a context sentence, record or field: skips too.
 func analyzeContext(text string) *span { return analyzeClauses(text, true, true) }
 
+// normalised is the text as it is analysed: Markdown, citation markers
+// and answer frames stripped, numerals and quantities rewritten (package
+// norm).
+func normalised(text string) string {
+	return norm.EnglishNumbers(norm.Numerals(norm.Quantities(norm.StripFrame(plaintext.StripMarkup(text)))))
+}
+
 // analyzeClauses is analyzeText; without keep, the clauses (most of a
 // span's memory) are not kept.
 func analyzeClauses(text string, keep, context bool) *span {
@@ -118,7 +125,7 @@ func analyzeClauses(text string, keep, context bool) *span {
 	if context {
 		sp.skips = map[string]bool{}
 	}
-	t := norm.EnglishNumbers(norm.Numerals(norm.Quantities(norm.StripFrame(plaintext.StripMarkup(text)))))
+	t := normalised(text)
 	if !utf8.ValidString(t) {
 		t = string([]rune(t))
 	}

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
+	"github.com/ragscope/ragscope/internal/memo"
 )
 
 // Lists. A count the answer gives of the items it lists after it ("四份文件：
@@ -24,20 +24,22 @@ import (
 // bracketed text holds no items ("ISO 9001 (or equivalent)").
 var bracketed = regexp.MustCompile(`\([^()]*\)|（[^（）]*）`)
 
+// answerTexts are answers as they are analysed (normalised), for ownCount.
+var answerTexts = memo.New[string](analysisCacheSize)
+
 // ownCount: q counts the items the answer lists after a colon that follows
 // it, read in the statement's normalised text (三 as 3).
 func ownCount(answer string, q quantity) bool {
-	t := norm.EnglishNumbers(norm.Numerals(norm.Quantities(plaintext.StripMarkup(answer))))
+	t := answerTexts.Get(answer, normalised) // read once per quantity
 	i := strings.Index(t, q.text)
 	if i < 0 {
 		return false
 	}
-	rest := t[i+len(q.text):]
-	c := strings.IndexAny(rest, ":：")
-	if c < 0 || c > 40 || strings.ContainsAny(rest[:c], "。.！!？?；;，,\n") {
+	between, list, ok := cutColon(t[i+len(q.text):], false)
+	if !ok || len(between) > 40 || strings.ContainsAny(between, "。.！!？?；;，,\n") {
 		return false
 	}
-	n := listItems(rest[c+colonWidth(rest[c:]):])
+	n := listItems(list)
 	return n > 1 && strconv.Itoa(n) == q.value
 }
 
@@ -49,22 +51,31 @@ func listConflict(st *span, q quantity, cs *span) (string, bool) {
 	if q.date || !ownCount(st.text, q) {
 		return "", false
 	}
-	c := strings.LastIndexAny(cs.text, ":：")
-	if c < 0 {
+	_, list, ok := cutColon(cs.text, true)
+	if !ok {
 		return "", false
 	}
-	if n := listItems(cs.text[c+colonWidth(cs.text[c:]):]); n > 1 && strconv.Itoa(n) != q.value {
+	if n := listItems(list); n > 1 && strconv.Itoa(n) != q.value {
 		return fmt.Sprintf("statement counts %s where the context lists %d", q.text, n), true
 	}
 	return "", false
 }
 
-// colonWidth is the width of the colon that opens s.
-func colonWidth(s string) int {
-	if strings.HasPrefix(s, "：") {
-		return len("：")
+// cutColon cuts s around its first colon (its last, when last), either
+// width; ok is false when it has none.
+func cutColon(s string, last bool) (before, after string, ok bool) {
+	c := strings.IndexAny(s, ":：")
+	if last {
+		c = strings.LastIndexAny(s, ":：")
 	}
-	return 1
+	if c < 0 {
+		return s, "", false
+	}
+	w := 1
+	if strings.HasPrefix(s[c:], "：") {
+		w = len("：")
+	}
+	return s[:c], s[c+w:], true
 }
 
 // listItems counts the items of a list (listParts).
@@ -204,13 +215,13 @@ const listItemFound = 0.5
 // an item's numbers differ from its match's, or it matches nothing in the
 // list nor any sentence. ok is false when no list holds two of its items.
 func listVerdict(st, q *span, sents []*span) (Evidence, bool) {
-	c := strings.IndexAny(st.text, ":：")
-	if c < 0 {
+	leadIn, list, ok := cutColon(st.text, false)
+	if !ok {
 		return Evidence{}, false
 	}
-	parts := listParts(st.text[c+colonWidth(st.text[c:]):])
-	head := analyze(st.text[:c])
-	count, counted := statedCount(head, st.text[:c])
+	parts := listParts(list)
+	head := analyze(leadIn)
+	count, counted := statedCount(head, leadIn)
 	// An English colon before clauses ("ran more efficiently: its PUE was
 	// 1.21, compared with ...") lists nothing unless it counts them.
 	if len(parts) < 2 || !st.hasHan && !counted {
@@ -331,8 +342,7 @@ var conditional = regexp.MustCompile(`(?i)\b(?:only|if|where|when|unless|except)
 // a condition.
 func listCounts(lead *span, items []*span) (all, firm int) {
 	all = len(items)
-	c := strings.LastIndexAny(lead.text, ":：")
-	if tail := strings.TrimSpace(lead.text[c+colonWidth(lead.text[c:]):]); hasContent(tail) {
+	if _, tail, _ := cutColon(lead.text, true); plaintext.HasContent(tail) {
 		items = append(items, &span{text: tail})
 		all++
 	}
@@ -343,9 +353,4 @@ func listCounts(lead *span, items []*span) (all, firm int) {
 		}
 	}
 	return all, firm
-}
-
-// hasContent: a letter, digit or Chinese character.
-func hasContent(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }

@@ -178,13 +178,14 @@ func parenthesised(rs []rune) []bool {
 func ContentPieces(s, seps string) []string {
 	var out []string
 	for _, p := range cutAny(s, seps) {
-		if p = strings.TrimSpace(p); hasContent(p) {
+		if p = strings.TrimSpace(p); HasContent(p) {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-func hasContent(s string) bool {
+// HasContent: s has a letter or a digit (a Chinese character is a letter).
+func HasContent(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }
