@@ -64,18 +64,17 @@ func listConflict(st *span, q quantity, cs *span) (string, bool) {
 // cutColon cuts s around its first colon (its last, when last), either
 // width; ok is false when it has none.
 func cutColon(s string, last bool) (before, after string, ok bool) {
-	c := strings.IndexAny(s, ":：")
+	a, w := strings.IndexByte(s, ':'), strings.Index(s, "：")
 	if last {
-		c = strings.LastIndexAny(s, ":：")
+		a, w = strings.LastIndexByte(s, ':'), strings.LastIndex(s, "：")
 	}
-	if c < 0 {
+	switch {
+	case a < 0 && w < 0:
 		return s, "", false
+	case w < 0 || a >= 0 && (a < w) != last:
+		return s[:a], s[a+1:], true
 	}
-	w := 1
-	if strings.HasPrefix(s[c:], "：") {
-		w = len("：")
-	}
-	return s[:c], s[c+w:], true
+	return s[:w], s[w+len("："):], true
 }
 
 // listItems counts the items of a list (listParts).
@@ -215,6 +214,9 @@ const listItemFound = 0.5
 // an item's numbers differ from its match's, or it matches nothing in the
 // list nor any sentence. ok is false when no list holds two of its items.
 func listVerdict(st, q *span, sents []*span) (Evidence, bool) {
+	if !slices.ContainsFunc(sents, func(cs *span) bool { return cs.items > 0 }) {
+		return Evidence{}, false // no list to read: most contexts
+	}
 	leadIn, list, ok := cutColon(st.text, false)
 	if !ok {
 		return Evidence{}, false
