@@ -207,12 +207,15 @@ func markItems(ss []string, afterSemicolon []bool, spans []*span) {
 const listItemFound = 0.5
 
 // listVerdict decides a statement that lists items after its colon
-// against a context list of them (markItems): supported when every item
+// against a context list of them (markItems). Supported when every item
 // is one of the list's (the least coverage listItemFound, with its
-// numbers) and the words before its colon do not negate the list's
-// lead-in; not when
-// an item's numbers differ from its match's, or it matches nothing in the
-// list nor any sentence. ok is false when no list holds two of its items.
+// numbers), the words before its colon do not negate the list's lead-in,
+// and a count they give is the list's (or the list's without its items of
+// some cases only). Not supported when an item matches nothing in the list
+// nor any sentence; a conflict when an item's numbers differ from its
+// match's, or the count from the list's. ok is false when no list holds two
+// of its items, or an item of some cases only is listed without its
+// condition (the sentences decide).
 func listVerdict(st, q *span, sents []*span) (Evidence, bool) {
 	if !slices.ContainsFunc(sents, func(cs *span) bool { return cs.items > 0 }) {
 		return Evidence{}, false // no list to read: most contexts
