@@ -252,7 +252,7 @@ func listVerdict(st, q *span, sents []*span) (Evidence, bool) {
 			// The lead's own text after its colon may be the first item
 			// ("须携带（1）本人有效身份证件").
 			for j := i; j <= i+lead.items; j++ {
-				if cov := coverage(it, nil, sents[j], it.hasHan && countPrefix(it.feats, "h:") < 2); cov > ms[k].cov {
+				if cov := coverage(it, nil, sents[j], fewBigrams(it)); cov > ms[k].cov {
 					ms[k] = match{at: j, cov: cov}
 				}
 			}
@@ -315,7 +315,7 @@ func listVerdict(st, q *span, sents []*span) (Evidence, bool) {
 // anyCovers: some sentence covers the text.
 func anyCovers(it *span, sents []*span) bool {
 	for _, cs := range sents {
-		if coverage(it, nil, cs, it.hasHan && countPrefix(it.feats, "h:") < 2) >= SupportThreshold {
+		if coverage(it, nil, cs, fewBigrams(it)) >= SupportThreshold {
 			return true
 		}
 	}

@@ -184,11 +184,15 @@ func support(st, q *span, sents []*span) Evidence {
 	return ev
 }
 
+// fewBigrams: a short Chinese text, too few bigrams to decide; its
+// characters count in coverage (useUnis).
+func fewBigrams(sp *span) bool { return sp.hasHan && countPrefix(sp.feats, "h:") < 2 }
+
 func supportOne(st, q *span, sents []*span) Evidence {
 	if len(sents) == 0 {
 		return Evidence{From: -1, Also: -1, Reason: "no retrieved context to check the statement against"}
 	}
-	useUnis := st.hasHan && countPrefix(st.feats, "h:") < 2
+	useUnis := fewBigrams(st)
 	best, bestCov := -1, -1.0
 	covs := make([]float64, len(sents))
 	qc := anchored(st, q)
@@ -642,8 +646,10 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 	quants := slices.Clone(st.quants)
 	sort.SliceStable(quants, func(a, b int) bool { return !givenAnywhere(all, quants[a]) && givenAnywhere(all, quants[b]) })
 	for _, q := range quants {
-		if detail, ok := listConflict(st, q, best); ok && covered {
-			return detail, true
+		if covered {
+			if detail, ok := listConflict(st, q, best); ok {
+				return detail, true
+			}
 		}
 		if hasQuantity(best, q) || question != nil && hasQuantity(question, q) || givenInRole(all, covs, q) || rowCell(st, nil, q, all) >= 0 {
 			continue
@@ -1157,7 +1163,7 @@ func anchored(st, q *span) *span {
 // best, the first such pair.
 func pairAttribution(st, q *span, sents []*span) (Evidence, bool) {
 	qc := anchored(st, q)
-	useUnis := st.hasHan && countPrefix(st.feats, "h:") < 2
+	useUnis := fewBigrams(st)
 	type sc struct {
 		i   int
 		cov float64

@@ -3,6 +3,7 @@ package plaintext
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/clipperhouse/uax29/v2/sentences"
 	"github.com/ragscope/ragscope/eval/offline/words"
@@ -85,10 +86,14 @@ func endsWithListNumber(s string) bool {
 		return false
 	}
 	d = strings.TrimRight(d, " ")
-	if strings.HasSuffix(d, ":") && strings.TrimRightFunc(d[:len(d)-1], unicode.IsDigit) != d[:len(d)-1] {
+	if d == "" {
+		return true
+	}
+	r, n := utf8.DecodeLastRuneInString(d)
+	if r == ':' && strings.TrimRightFunc(d[:len(d)-n], unicode.IsDigit) != d[:len(d)-n] {
 		return false
 	}
-	return d == "" || strings.HasSuffix(d, ":") || strings.HasSuffix(d, "：") || strings.HasSuffix(d, ";") || strings.HasSuffix(d, "；")
+	return strings.ContainsRune(":：;；", r)
 }
 
 func endsWithInitial(s string) bool {
