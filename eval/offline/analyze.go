@@ -257,6 +257,9 @@ func lexClause(text string, sp *span) clause {
 			if weekdayWords[w] {
 				sp.quants = append(sp.quants, quantity{value: w, unit: "weekday", text: l.Text, date: true})
 			}
+			if country, ok := demonymAt(lx, i, sp.skips != nil); ok {
+				sp.quants = append(sp.quants, quantity{value: country, unit: nationUnit, text: l.Orig})
+			}
 			if v, ok := norm.NumberWords[w]; ok {
 				// "eight hours" is the number 8: the feature of 8 hours;
 				// "a three-year cycle" 3 years, as "a 30-day period" is 30 days.

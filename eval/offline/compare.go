@@ -369,6 +369,12 @@ func sameVerdict(st *span, sents []*span) (Evidence, bool) {
 				vals[k], from[k] = s.ValueIn(cs.text, skip), i
 			}
 		}
+		// No sentence ties a value by the word: one of the kind's form.
+		for i, cs := range sents {
+			if vals[k] == "" && !namesOther(its, k, cs.text, cs) && (its[k].named(cs.text, cs) || about[cs.chunk]) {
+				vals[k], from[k] = kindOfSame(s, cs.text, skip), i
+			}
+		}
 		if vals[k] == "" {
 			return Evidence{}, false
 		}

@@ -185,6 +185,19 @@ func TestSameValue(t *testing.T) {
 		{"zh quantities differ", "北岭铁路和南屏铁路的设计时速相同。", speeds, 0, "160公里"},
 		{"zh places differ", "疾风车队和红岩车队的注册地不相同。", seats, 1, "海南"},
 		{"zh the same, wrongly", "疾风车队和红岩车队的注册地相同。", seats, 0, "重庆"},
+		// A nationality, a country or a year no word ties: read by its form.
+		{"nationalities by demonym", "No, Ada Brook and Cy Dunn do not have the same nationality.",
+			[]string{"Ada Brook (born 1961) is an American painter.", "Cy Dunn is a Scottish-Australian sculptor."}, 1, "Ada Brook United States, Cy Dunn Scotland and Australia"},
+		{"one nationality by demonym, wrongly different", "No, Ada Brook and Cy Dunn do not have the same nationality.",
+			[]string{"Ada Brook (born 1961) is an American painter.", "Cy Dunn is an American sculptor."}, 0, "Cy Dunn United States"},
+		{"a country named and one by its demonym", "No, Quaymark and Tidewell are not based in the same country.",
+			[]string{"Quaymark leads the cola segment in India.", "Tidewell is an American juice company."}, 1, "Quaymark India, Tidewell United States"},
+		{"a compound demonym shares a country: undecided", "No, Ada Brook and Cy Dunn do not have the same nationality.",
+			[]string{"Ada Brook is an Australian painter.", "Cy Dunn is a Scottish-Australian sculptor."}, -1, ""},
+		{"a year by its form", "Tidewell and Quaymark were released in the same year.",
+			[]string{"Tidewell is a 2009 animated film.", "Quaymark is a 2009 Turkish animated film."}, 1, "Tidewell 2009, Quaymark 2009"},
+		{"a year the verb ties comes first", "Harbour Field and Quay Park were opened in the same year.",
+			[]string{"Harbour Field is a regional airport. It was opened in 1958.", "Quay Park is an airport on a site closed in 1953. It opened five years later, in 1958."}, 1, "Quay Park 1958"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ev := Support(c.statement, "", c.contexts)

@@ -103,12 +103,27 @@ func contradicted(p string, q *span, sents []*span) (Evidence, bool) {
 		return ev, true
 	}
 	for _, c := range conjuncts(p, sents) {
-		if cev := support(analyze(c.Text), q, sents); cev.Detector != "" && cev.Coverage >= SupportThreshold && about(cev, sents, c.Name) {
+		cst := analyze(c.Text)
+		if cev := support(cst, q, sents); cev.Detector != "" && (cev.Coverage >= SupportThreshold || cev.Detector == DetectorNumber && coveredButValues(cst, sents, cev.From)) && about(cev, sents, c.Name) {
 			cev.Reason = fmt.Sprintf("of %q: %s", clip(c.Text), cev.Reason)
 			return cev, true
 		}
 	}
 	return ev, false
+}
+
+// coveredButValues: sentence i covers the statement without the words of
+// its values, which a conflict of values does not ask it to repeat
+// ("Mishima is Chilean" against "..., a Japanese author").
+func coveredButValues(st *span, sents []*span, i int) bool {
+	if i < 0 || i >= len(sents) {
+		return false
+	}
+	text := st.text
+	for _, q := range st.quants {
+		text = strings.Replace(text, q.text, "", 1)
+	}
+	return text != st.text && coverage(analyzeText(text), nil, sents[i], false) >= SupportThreshold
 }
 
 // ofPair reads a statement that says "both" or "only" of the two names the

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -184,6 +185,71 @@ func TestDenialOfBothNeedsAContradiction(t *testing.T) {
 				t.Errorf("Faithfulness = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestDenialByAnotherDemonym: a "no" to a nationality asked of two holds
+// when the context gives one of them another (its own demonym is the value,
+// not a premise of the question); a nationality the context does not give
+// contradicts nothing.
+func TestDenialByAnotherDemonym(t *testing.T) {
+	q := "Ada Brook and Cy Dunn, are Chilean?"
+	for _, tt := range []struct {
+		name string
+		ctx  []string
+		want float64
+	}{
+		{"another demonym", []string{"Ada Brook (born 1961) is a Japanese painter and poet.", "Cy Dunn is a Chilean sculptor."}, 1},
+		{"both as asked", []string{"Ada Brook (born 1961) is a Chilean painter and poet.", "Cy Dunn is a Chilean sculptor."}, 0},
+		{"silent about one", []string{"Ada Brook (born 1961) is a painter and poet.", "Cy Dunn is a Chilean sculptor."}, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, _ := Faithfulness(q, "No.", tt.ctx); got != tt.want {
+				t.Errorf("Faithfulness = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestNotBoth: "A and B are not both X" denies that both are, and holds
+// when the context contradicts it of one; it is not "not X" said of each
+// (which a context that gives B as X would refute, and one silent about A's
+// being X would not support).
+func TestNotBoth(t *testing.T) {
+	bands := []string{"Harbour Belle is a Canadian indie rock band formed in 1997.", "Quay Star is an American rock band formed in Nashville in 1999."}
+	people := []string{"Ada Brook (born 1975) is an American filmmaker.", "Cy Dunn was an American film and television actor."}
+	for _, tt := range []struct {
+		question, answer string
+		ctx              []string
+		want             float64
+	}{
+		{"Are Harbour Belle and Quay Star both American rock bands?", "No, Harbour Belle and Quay Star are not both American rock bands.", bands, 1},
+		{"Are Harbour Belle and Quay Star both American rock bands?", "Harbour Belle and Quay Star aren't both American rock bands.", bands, 1},
+		{"Are Ada Brook and Cy Dunn both actors?", "No, Ada Brook and Cy Dunn are not both actors.", people, 0},
+	} {
+		if got, _ := Faithfulness(tt.question, tt.answer, tt.ctx); got != tt.want {
+			t.Errorf("%q: faithfulness %v, want %v", tt.answer, got, tt.want)
+		}
+	}
+}
+
+// TestDemonymConflict: a demonym is a value, as a weekday is: another
+// one where the statement's should be is a conflict; one of a compound is
+// the context's own.
+func TestDemonymConflict(t *testing.T) {
+	ctx := []string{"Cy Dunn is a Scottish-Australian sculptor based in Perth."}
+	for _, tt := range []struct {
+		statement string
+		want      int
+		reason    string
+	}{
+		{"Cy Dunn is an Australian sculptor.", 1, ""},
+		{"Cy Dunn is a Canadian sculptor.", 0, "says Canadian where the context gives Scottish"},
+	} {
+		ev := Support(tt.statement, "", ctx)
+		if ev.Verdict != tt.want || !strings.Contains(ev.Reason, tt.reason) {
+			t.Errorf("%q: verdict %d, want %d: %s", tt.statement, ev.Verdict, tt.want, ev.Reason)
+		}
 	}
 }
 

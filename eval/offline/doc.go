@@ -24,7 +24,10 @@ at commas, semicolons and colons. Each text becomes a span of features:
 	u:  Chinese content characters (short statements)  u:纳 u:税 u:人
 	w:  English word stems, stop words left out       "located" -> w:locat
 	n:  numbers with the unit after them (天, %, days; "3 additional days"
-	    is 3 days), weekdays, and the key of the field they are in; a date
+	    is 3 days), weekdays, demonyms (as their country: "a Japanese
+	    author" against "Chilean"; not one of a name, "Excuse My French";
+	    one no context gives is left to coverage), and the key of the field
+	    they are in; a date
 	    is a year, a month and a day in each of its forms (2024-06-01,
 	    2024年6月1日, 1 June 2024); the month of "June" is no duration
 
@@ -178,7 +181,11 @@ city", "A ... the same firm as B", "甲和乙的注册地不相同"), is decided
 context gives each, in a sentence or chunk about it alone: the name or year
 after the statement's own verb ("born in Sligo, Ireland"; founded, formed and
 started are one: words/same_relations.txt), else after what has the value ("the
-family Araceae", 注册地为海南). Values are the same when their first names are written
+family Araceae", 注册地为海南); when no sentence ties one by the word, a nationality or
+country is read by its form (the country of a demonym, "an American musician",
+"Scottish-Australian" being both, or a country the sentence says it is in or
+from: words/countries.txt) and a year is the first the sentence writes ("Up is a
+2009 film"). Values are the same when their first names are written
 alike and differ when they share no word; "Lyon, France" and "Paris, France"
 decide nothing. So do a name tied to what a statement opens on ("A belongs to
 the family X") and the one a sentence about A ties by the word (tiedConflict): a
@@ -211,9 +218,12 @@ between, married, 相同, 之间: words/collective.txt) is not distributed. A "b
 (两家机构…都) that names neither stands for the two names the question coordinates,
 and holds only if each conjunct does, however well the whole matches; "only A"
 of one of them holds when the context contradicts it of the other. A denial
-("no" to a yes/no question) is supported when a detector fires on a sentence
-that covers the proposition and names all it names (or on two that give its
-things their values), or on one of its conjuncts; silence supports none.
+("no" to a yes/no question, or "A and B are not both X") is supported when a
+detector fires on a sentence that covers the proposition and names all it names
+(or on two that give its things their values), or on one of its conjuncts (a
+value conflict needs the rest covered, not its value's word); the question
+presupposes none of the proposition it asks, so its words are checked too;
+silence supports none.
 
 # Metrics
 

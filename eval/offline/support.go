@@ -651,7 +651,7 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 				return detail, true
 			}
 		}
-		if hasQuantity(best, q) || question != nil && hasQuantity(question, q) || givenInRole(all, covs, q) || rowCell(st, nil, q, all) >= 0 {
+		if hasQuantity(best, q) || question != nil && hasQuantity(question, q) || givenInRole(all, covs, q) || rowCell(st, nil, q, all) >= 0 || otherNationGiven(st, q, best) {
 			continue
 		}
 		if _, ok := sumOf(st, question, q, all); ok {
@@ -665,8 +665,9 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 			}
 			return fmt.Sprintf("statement says %s where the context gives %s", q.text, best.quants[k].text), true
 		}
-		// "one" is as often an article ("one day") as a count.
-		if covered && !givenAnywhere(all, q) && q.value != "1" && !glossOfGiven(st, q, all) {
+		// "one" is as often an article ("one day") as a count; a demonym
+		// no context writes as one is left to the coverage of its word.
+		if covered && !givenAnywhere(all, q) && q.value != "1" && q.unit != nationUnit && !glossOfGiven(st, q, all) {
 			return fmt.Sprintf("statement says %s, which the context does not give", q.text), true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
+	"github.com/ragscope/ragscope/eval/offline/phrase"
 )
 
 // denialParts returns the proposition a statement of StatementsFor
@@ -21,6 +22,9 @@ func denialParts(question, statement string) (string, bool) {
 func verdict(statement, question string, q *span, sents []*span, topic, answer string) Evidence {
 	p, ok := denialParts(question, statement)
 	if !ok {
+		p, ok = phrase.NotBoth(statement)
+	}
+	if !ok {
 		if ev, ok := ofPair(statement, question, q, sents); ok {
 			return ev
 		}
@@ -32,7 +36,7 @@ func verdict(statement, question string, q *span, sents []*span, topic, answer s
 		}
 		return support(st, q, sents)
 	}
-	ev, ok := contradicted(p, q, sents)
+	ev, ok := contradicted(p, nil, sents)
 	if ok {
 		ev.Verdict = 1
 		ev.Reason = fmt.Sprintf("the context contradicts %q: %s", clip(p), ev.Reason)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
@@ -213,4 +214,36 @@ func HanPair(question string, written func(string) bool) (a, b string, ok bool) 
 		}
 	}
 	return "", "", false
+}
+
+// NotBoth is what a statement denies when it says two things are not both
+// so ("No, A and B are not both American bands." denies "A and B are both
+// American bands."): the statement without its reply word and the negation
+// before "both"; ok is false when it says no such thing.
+func NotBoth(statement string) (string, bool) {
+	if containsHan(statement) {
+		return "", false
+	}
+	w := strings.Fields(statement)
+	at := indexWord(w, "both")
+	if at < 1 {
+		return "", false
+	}
+	neg := strings.ToLower(w[at-1])
+	switch {
+	case neg == "not":
+		w = append(w[:at-1:at-1], w[at:]...)
+	case strings.HasSuffix(neg, "n't") && len(neg) > 3:
+		w = slices.Clone(w)
+		w[at-1] = strings.TrimSuffix(w[at-1], "n't") // "aren't" → "are", "don't" → "do"
+		if strings.EqualFold(w[at-1], "ca") || strings.EqualFold(w[at-1], "wo") {
+			return "", false // "can't", "won't"
+		}
+	default:
+		return "", false
+	}
+	if len(w) > 1 && norm.NoWords[strings.ToLower(TrimWord(w[0]))] {
+		w = w[1:]
+	}
+	return strings.Join(w, " "), true
 }
