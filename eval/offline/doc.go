@@ -38,7 +38,9 @@ Statements (split.go, package plaintext). An answer is split into sentences by
 the Unicode sentence rules (UAX #29), then at semicolons and line breaks; a
 Chinese sentence also at its commas, short or subordinate clauses (转为一般纳税人后,
 根据公司制度) merged into the clause that asserts; an English one at ", and"/",
-but"... when both sides are claims of their own. A bare yes or no is the
+but"... when both sides are claims of their own, not at the "and" or "or" that
+closes a serial list ("an actress, dancer, and singer"; a piece of at most two
+words and no number after the last comma). A bare yes or no is the
 question's proposition affirmed or denied.
 
 Context sentences (support.go, structured.go, fields.go, packages records and

@@ -169,6 +169,11 @@ func TestSplitStatements(t *testing.T) {
 		{"glued sentences", "It was founded in 1844.First for Women is a magazine.", []string{"It was founded in 1844.", "First for Women is a magazine."}},
 		{"punctuation only", "。。！ ... ", nil},
 		{"thousands separator", "The budget is 1,000 dollars, and it is approved by Finance.", []string{"The budget is 1,000 dollars", "it is approved by Finance."}},
+		// A serial list's "and" closes the list; a later joint still cuts.
+		{"a list is no joint", "The film featuring an actress, dancer, and singer, known for musicals, was released in 1932, and it ran for a month.",
+			[]string{"The film featuring an actress, dancer, and singer, known for musicals, was released in 1932", "it ran for a month."}},
+		{"a date's year ends no list", "The design was approved on September 3, 2024, and the system was ready three weeks later.",
+			[]string{"The design was approved on September 3, 2024", "the system was ready three weeks later."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -82,16 +82,36 @@ const minEnglishClauseWords = 4
 
 func splitEnglish(sent string) []string {
 	for _, j := range englishJoins {
-		i := indexFold(sent, j)
-		if i < 0 {
-			continue
-		}
-		if left, right := strings.TrimSpace(sent[:i]), strings.TrimSpace(sent[i+len(j):]); len(strings.Fields(left)) >= minEnglishClauseWords && len(strings.Fields(right)) >= minEnglishClauseWords {
-			return append([]string{left}, splitEnglish(right)...)
+		for from := 0; from < len(sent); {
+			k := indexFold(sent[from:], j)
+			if k < 0 {
+				break
+			}
+			i := from + k
+			from = i + len(j)
+			left, right := strings.TrimSpace(sent[:i]), strings.TrimSpace(sent[i+len(j):])
+			if len(strings.Fields(left)) >= minEnglishClauseWords && len(strings.Fields(right)) >= minEnglishClauseWords && !(closesList(j) && endsList(left)) {
+				return append([]string{left}, splitEnglish(right)...)
+			}
 		}
 	}
 	return []string{sent}
 }
+
+// maxListItemWords: a left side whose last comma-separated piece is this
+// short ends a list ("an actress, dancer, and singer"), not a claim.
+const maxListItemWords = 2
+
+// endsList reports whether the text before a joint ends on an item of a
+// list: a comma, then at most maxListItemWords words and no number (a
+// date's year, "September 3, 2024", is none).
+func endsList(left string) bool {
+	c := strings.LastIndexByte(left, ',')
+	return c >= 0 && len(strings.Fields(left[c+1:])) <= maxListItemWords && !strings.ContainsFunc(left[c+1:], unicode.IsDigit)
+}
+
+// closesList: the joint's word is one that closes a list ("and", "or").
+func closesList(joint string) bool { return joint == ", and " || joint == ", or " }
 
 func isSubordinate(c string) bool {
 	plain := strings.TrimRight(c, "。！？!?.")
