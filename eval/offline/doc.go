@@ -199,8 +199,10 @@ once more on what it adds: its residual ("A"), as a short answer, in a sentence
 that names one of the question's things, or is linked to one that does in at
 most two hops, each between a sentence that opens on a name and one that writes
 it, or two that write one name of two or more words (first and last word
-suffice; one word shared links nothing; a name ends at a possessive, so "Orvel
-Cloud's Basic plan" writes two), or that repeats four of the question's words
+suffice, or a short form of the first name: "Pam Veasey" names Pamela Renea
+Veasey; a company's name without its suffix, "BellSouth's" of BellSouth
+Corporation; one word shared links nothing; a name ends at a possessive, so
+"Orvel Cloud's Basic plan" writes two), or that repeats four of the question's words
 itself (RestateEcho); not one that writes a lowercase word of the residual
 only as a word of a name ("brother" in "Band of Brothers"). A sentence brings
 its paragraph's run: the prose sentence that opens on a name and those after
@@ -208,7 +210,12 @@ it that open on none ("Mount Quay Circuit is a track. The 6.2 km long track
 ..."; a table's next row is another's). A residual found in a sentence without the word that ties it to
 the statement ("distributed" of "... distributed by A", read in "produced by A")
 is in another role when a linked sentence ties another name by it
-(phrase.RelationWord, TiedBy).
+(phrase.RelationWord, TiedBy). A "which"/"what" question asks for a kind
+(phrase.AnswerType: "which animated television series" a television series):
+when the residual's own sentence names another thing as of that kind
+(phrase.TypedNames: "the animated television series South Park"; "Target is the
+second-largest discount store retailer …, behind Walmart"), a residual that is
+not one is not the answer there.
 
 Coordination (coordinate.go). A statement whose subject coordinates two names
 ("A and B are both painters", "甲和乙都设在上海") that fails the test is read as its

@@ -145,6 +145,9 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 		if _, ok := namedAsWritten(r, a.text, q); !ok || !lowercaseIn(r, a.text) {
 			continue
 		}
+		if !ofItsKind(r, q, a) {
+			continue
+		}
 		if inAnotherRole(st, q, rsp, a, r, sents, linkedOnce) {
 			continue
 		}
@@ -272,3 +275,22 @@ const (
 	linkHops     = 2    // from the premise's sentence to the answer's
 	maxLinkPairs = 4096 // pairs of sentences linked compares
 )
+
+// ofItsKind reports whether the residual may be what the question asks
+// for in its sentence: true unless the sentence names another thing as of
+// the kind the question asks ("which animated series ...": "performed on
+// Quay Street" in a sentence about "the animated series South Park";
+// "Target is the second-largest retailer, behind Walmart") and not the
+// residual.
+func ofItsKind(residual string, q, a *span) bool {
+	kind := phrase.AnswerType(q.text)
+	typed := phrase.TypedNames(a.text, kind)
+	if len(typed) == 0 {
+		return true
+	}
+	rs := slices.DeleteFunc(phrase.Stems(residual), func(s string) bool { return slices.Contains(kind, s) })
+	return slices.ContainsFunc(typed, func(n string) bool {
+		ns := slices.DeleteFunc(phrase.Stems(n), func(s string) bool { return s == "the" || slices.Contains(kind, s) })
+		return len(ns) > 0 && len(rs) > 0 && (phrase.ContainsRun(ns, rs) || phrase.ContainsRun(rs, ns))
+	})
+}

@@ -103,6 +103,17 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 			[]string{"The quay beetle was described by Ann Lee in 1809."}, 0, "negation conflict"},
 		// An acronym no other sentence mentions abbreviates a
 		// description: the sentence goes on about its neighbour's subject.
+		// A "what retailer" question asks for a retailer: where the
+		// answer's sentence names one as such, another name in it is not
+		// the answer.
+		{"the kind the question asks for", "What retailer is the second-largest in Kent and has a commercial featuring Ann Lee?",
+			"Quaymart is the second-largest in Kent and has a commercial featuring Ann Lee.",
+			[]string{"Ann Lee has appeared in commercials for companies including Quaymart.", "Quaymart is the second-largest discount store retailer in Kent, behind Harbourco."}, 1, "Quaymart"},
+		{"a name of another kind", "What retailer is the second-largest in Kent and has a commercial featuring Ann Lee?",
+			"Harbourco is the second-largest in Kent and has a commercial featuring Ann Lee.",
+			[]string{"Ann Lee has appeared in commercials for companies including Quaymart.", "Quaymart is the second-largest discount store retailer in Kent, behind Harbourco."}, 0, ""},
+		{"a kind no context names: no check", "Which retailer has a commercial featuring Ann Lee?", "Quaymart has a commercial featuring Ann Lee.",
+			[]string{"Ann Lee appeared in commercials for Quaymart and Harbourco."}, 1, "Quaymart"},
 		{"an acronym the chunk names elsewhere", "The Quay ferry runs between Dover and Orient but what is the population of Orient?",
 			"The Quay ferry runs between Dover and Orient but 743 is the population of Orient.",
 			[]string{"The Quay ferry runs between Dover, Kent, and Orient, Essex. The CDP's population was 743 at the 2010 census. The CDP lies north of Harwich."}, 0, ""},

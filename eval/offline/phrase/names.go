@@ -313,7 +313,47 @@ func Links(a, b Mentions) bool {
 // last, in order, a few words apart at most ("Alf Clausen" names Alf
 // Heiberg Clausen, "Dwight D. Eisenhower" Dwight David Eisenhower).
 func named(name, stems []string) bool {
-	return len(name) > 0 && (ContainsSeq(stems, name) || ContainsSeq(stems, []string{name[0], name[len(name)-1]}))
+	if len(name) == 0 {
+		return false
+	}
+	if ContainsSeq(stems, name) || ContainsSeq(stems, []string{name[0], name[len(name)-1]}) {
+		return true
+	}
+	if core := name[:len(name)-1]; len(name) >= 2 && companySuffixes[name[len(name)-1]] && ContainsSeq(stems, core) {
+		return true // "BellSouth Corporation" in "BellSouth's operations"
+	}
+	return len(name) >= 2 && shortFirst(name[0], name[len(name)-1], stems)
+}
+
+// companySuffixes are the stems of the words that close a company's name
+// and that a text leaves out when it names it again.
+var companySuffixes = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"corporation", "corp", "inc", "incorporated", "ltd", "limited", "company", "co", "plc", "llc", "group", "holdings"} {
+		m[norm.Stem(w)] = true
+	}
+	return m
+}()
+
+// shortFirst: stems write the name's last word after a first word that is
+// the name's first or begins with it, or that it begins with (a short
+// first name: "Pam Veasey" names Pamela Renea Veasey, "Christopher Carter"
+// Chris Carter), a few words apart at most.
+func shortFirst(first, last string, stems []string) bool {
+	if len(first) < 3 {
+		return false
+	}
+	for i, s := range stems {
+		if s != last {
+			continue
+		}
+		for j := max(0, i-1-NameGap); j < i; j++ {
+			if t := stems[j]; len(t) >= 3 && t != last && (strings.HasPrefix(t, first) || strings.HasPrefix(first, t)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // LastWordAt is where text last writes name as a word of its own (a row

@@ -1,6 +1,7 @@
 package phrase
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,6 +26,59 @@ func TestLinksBothWays(t *testing.T) {
 	b := MentionsOf("Kestrel Energy (formerly Northgate Public Power Board) is a public agency formed in 1957.")
 	if !Links(a, b) || !Links(b, a) {
 		t.Errorf("Links = %v, %v; want true both ways", Links(a, b), Links(b, a))
+	}
+}
+
+// TestLinksByAVariantOfAName: a company named without its suffix, and a
+// person by a short form of the first name, are one name; two people who
+// share only a surname are not.
+func TestLinksByAVariantOfAName(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"Quaytel bought Harbourcom's Kent operations in 1998.", "Harbourcom Corporation was a telecoms company based in Dover.", true},
+		{"The film stars Pam Veasey as the mayor.", "Pamela Renea Veasey (born 1962) is a writer.", true},
+		{"The film stars Ann Veasey as the mayor.", "Pamela Renea Veasey (born 1962) is a writer.", false},
+	} {
+		if got := Links(MentionsOf(tt.a), MentionsOf(tt.b)); got != tt.want {
+			t.Errorf("Links(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// TestAnswerType: the kind a "which"/"what" question asks for, and the
+// names a sentence gives as of that kind.
+func TestAnswerType(t *testing.T) {
+	for _, tt := range []struct {
+		question string
+		want     []string
+	}{
+		{"Which American animated television series created by Ann Lee features Quill?", []string{"televis", "sery"}},
+		{"In which football game was Bo Chen named Most Valuable Player?", []string{"football", "gam"}},
+		{"Which publishing company has published Harbour?", []string{"publish", "company"}},
+		{"What type of species is the quay beetle?", nil},
+		{"Which Ann Lee founded institution was controlled by the church?", []string{"found", "institut"}},
+		{"Who founded Harbourco?", nil},
+	} {
+		if got := AnswerType(tt.question); !slices.Equal(got, tt.want) {
+			t.Errorf("AnswerType(%q) = %q, want %q", tt.question, got, tt.want)
+		}
+	}
+	retailer := AnswerType("What retailer is the second-largest in Kent?")
+	for _, tt := range []struct {
+		sentence string
+		want     []string
+	}{
+		{"Quaymart is the second-largest discount store retailer in Kent, behind Harbourco.", []string{"Quaymart"}},
+		{"Ann Lee appeared in commercials for the retailer Quaymart.", []string{"Quaymart"}},
+		{"She played a retailer Quaymart had hired.", nil},
+		{"It is the largest retailer in Kent.", nil},
+		{"\"Done\" is an episode of the show about the retailer Quaymart.", []string{"Quaymart"}},
+	} {
+		if got := TypedNames(tt.sentence, retailer); !slices.Equal(got, tt.want) {
+			t.Errorf("TypedNames(%q) = %q, want %q", tt.sentence, got, tt.want)
+		}
 	}
 }
 
