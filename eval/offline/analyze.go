@@ -34,6 +34,7 @@ type span struct {
 	ref        string // the name a context sentence's subject pronoun stands for
 	refFeats   map[string]bool
 	chunk      uint64          // the context sentence's chunk (0 for other texts), for pairSupport
+	whole      *wholeNameIndex // the names of two or more words its chunk's sentences write, read once
 	common     map[string]bool // features of common words, which count only where a sentence has them
 	field      *fieldCheck     // set on a table cell's or a field's span (fields.go)
 	residue    bool            // a statement's residual (restate.go): never restated again

@@ -261,3 +261,18 @@ func TestDenialBySameValues(t *testing.T) {
 		t.Errorf("Faithfulness = %v, want 1", got)
 	}
 }
+
+// TestNestedClaim: a statement whose subject carries a claim of its own
+// (a relative clause, an apposition) is supported when both claims are,
+// each by its own sentence; a wrong aside or a wrong main claim is not. A
+// sentence names a person by the surname its chunk writes whole before
+// ("Venn had studied …").
+func TestNestedClaim(t *testing.T) {
+	ctx := []string{"Harrowmere Clockworks was founded by Edwin Calloway in 1862. Calloway's successor as master of the workshop was his nephew, Arthur Venn, who took over in 1899. Venn had studied mechanical drawing at the Dunmore Institute and introduced the firm's first tower clocks."}
+	q := "Where did the man who succeeded the founder of Harrowmere Clockworks study mechanical drawing?"
+	checkSupport(t, []supportCase{
+		{"both claims", q, "Arthur Venn, who took over from Edwin Calloway in 1899, studied mechanical drawing at the Dunmore Institute.", ctx, 1, "says two things"},
+		{"the main claim wrong", q, "Arthur Venn, who took over from Edwin Calloway in 1899, studied mechanical drawing in Lenholt.", ctx, 0, ""},
+		{"the aside wrong", q, "Arthur Venn, who took over from Edwin Calloway in 1911, studied mechanical drawing at the Dunmore Institute.", ctx, 0, ""},
+	})
+}

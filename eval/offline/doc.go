@@ -217,6 +217,15 @@ when the residual's own sentence names another thing as of that kind
 second-largest discount store retailer …, behind Walmart"), a residual that is
 not one is not the answer there.
 
+A statement whose subject carries a claim of its own, set off by commas (a
+non-restrictive relative clause or an apposition: "Arthur Venn, who took over
+the works in 1899, studied at the Dunmore Institute"; plaintext.Unnest), that
+fails the test is supported when both claims are, each by a sentence of its own
+(nested); it stays one statement, so a supported aside does not dilute a wrong
+claim. A sentence names a person by the last word of a name its chunk writes
+whole ("Venn had studied …" after "his nephew, Arthur Venn"; capitalised, so
+"a research university" is no "Stanford University").
+
 Coordination (coordinate.go). A statement whose subject coordinates two names
 ("A and B are both painters", "甲和乙都设在上海") that fails the test is read as its
 conjuncts, each supported only by a sentence that names its own name; the second

@@ -87,10 +87,11 @@ func residual(st, q *span) string {
 }
 
 // namedAsWritten returns the first name of two or more words of the text
-// that neither the sentence nor the question writes as one: words of two
-// names ("Rainbow Estate" from "Rainbow Terrace ... Lullwater Estate") make
-// a hallucinated one.
-func namedAsWritten(text, sentence string, q *span) (string, bool) {
+// that neither the sentence nor the question writes as one, nor one of the
+// whole names the sentence uses by their head: words of two names ("Rainbow
+// Estate" from "Rainbow Terrace ... Lullwater Estate") make a hallucinated
+// one.
+func namedAsWritten(text, sentence string, q *span, whole ...string) (string, bool) {
 	runs := phrase.NameRuns(text)
 	if len(runs) == 0 {
 		return "", true
@@ -101,7 +102,8 @@ func namedAsWritten(text, sentence string, q *span) (string, bool) {
 		qseq = factsOf(q).stems
 	}
 	for _, r := range runs {
-		if rs := phrase.Stems(r); !phrase.ContainsSeq(seq, rs) && !phrase.ContainsSeq(qseq, rs) {
+		rs := phrase.Stems(r)
+		if !phrase.ContainsSeq(seq, rs) && !phrase.ContainsSeq(qseq, rs) && !slices.ContainsFunc(whole, func(w string) bool { return phrase.ContainsSeq(phrase.Stems(w), rs) }) {
 			return r, false
 		}
 	}

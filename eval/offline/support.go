@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -78,10 +79,57 @@ func contextSpans(text string) []*span {
 	}
 	markItems(ss, afterSemicolon, out)
 	id := chunkIDs.Add(1)
-	for _, sp := range out {
+	whole := &wholeNameIndex{sents: out[:n]}
+	for i, sp := range out {
 		sp.chunk = id
+		if i < n {
+			sp.whole = whole
+		}
 	}
 	return out
+}
+
+// wholeNameIndex holds, by the feature of its last word, each name of two
+// or more words the sentences of a chunk write, and the features of its
+// other words: built on first use, and shared by the chunk's sentences.
+type wholeNameIndex struct {
+	once   sync.Once
+	sents  []*span
+	runs   map[string][]string
+	others map[string]map[string]bool
+}
+
+// maxWholeNames bounds the names of one head a chunk's index holds.
+const maxWholeNames = 4
+
+func (x *wholeNameIndex) build() {
+	x.runs, x.others = map[string][]string{}, map[string]map[string]bool{}
+	for _, sp := range x.sents {
+		for _, r := range phrase.NameRuns(sp.text) {
+			w := strings.Fields(r)
+			h := capitalFeat(w[len(w)-1])
+			if len(w) < 2 || h == "" || len(x.runs[h]) >= maxWholeNames || slices.Contains(x.runs[h], r) {
+				continue
+			}
+			x.runs[h] = append(x.runs[h], r)
+			if x.others[h] == nil {
+				x.others[h] = map[string]bool{}
+			}
+			for f := range analyzeText(strings.Join(w[:len(w)-1], " ")).feats {
+				x.others[h][f] = true
+			}
+		}
+	}
+}
+
+// index is the sentence's chunk's index, built on first use; nil for a
+// sentence of no chunk's prose.
+func (sp *span) index() *wholeNameIndex {
+	if sp.whole == nil {
+		return nil
+	}
+	sp.whole.once.Do(sp.whole.build)
+	return sp.whole
 }
 
 // RecallThreshold is the coverage above which a statement of the reference
@@ -180,8 +228,36 @@ func support(st, q *span, sents []*span) Evidence {
 		if cev, ok := coordinated(st, q, sents); ok && cev.Verdict == 1 {
 			return cev
 		}
+		if nev, ok := nested(st, q, sents); ok && nev.Verdict == 1 {
+			return nev
+		}
 	}
 	return ev
+}
+
+// nested: a statement whose subject carries a claim of its own ("A, who
+// took over the works in 1899, studied at B"; plaintext.Unnest) is
+// supported when both claims are, each by its own sentence; it stays one
+// statement, so a supported aside does not dilute a wrong claim.
+func nested(st, q *span, sents []*span) (Evidence, bool) {
+	if st.hasHan || st.residue {
+		return Evidence{}, false
+	}
+	parts := plaintext.Unnest(st.text)
+	if len(parts) != 2 {
+		return Evidence{}, false
+	}
+	var evs [2]Evidence
+	for k, p := range parts {
+		if evs[k] = supportOne(analyze(p), q, sents); evs[k].Verdict != 1 {
+			return Evidence{}, false
+		}
+	}
+	ev := evs[1]
+	ev.Also = evs[0].From
+	ev.Coverage = min(evs[0].Coverage, evs[1].Coverage)
+	ev.Reason = fmt.Sprintf("says two things: %q: %s; %q: %s", clip(parts[0]), evs[0].Reason, clip(parts[1]), evs[1].Reason)
+	return ev, true
 }
 
 // fewBigrams: a short Chinese text, too few bigrams to decide; its
@@ -265,7 +341,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		detail := ""
 		if n, ok := missingName(st, q, sents[best]); ok {
 			detail = fmt.Sprintf("statement names %q, which the matching context does not mention", n)
-		} else if n, ok := namedAsWritten(st.text, withReferent(sents[best]), q); !ok {
+		} else if n, ok := namedAsWritten(st.text, withReferent(sents[best]), q, wholeNames(sents[best])...); !ok {
 			detail = fmt.Sprintf("statement names %q, which the matching context does not write as one name", n)
 		}
 		if detail != "" {
@@ -835,7 +911,7 @@ func hasQuantity(sp *span, q quantity) bool {
 // when the sentence must write it whole or its head as a name.
 func missingName(st, question, best *span) (string, bool) {
 	for i, n := range st.names {
-		if best.feats[n.feat] || best.refFeats[n.feat] {
+		if best.feats[n.feat] || best.refFeats[n.feat] || !n.head && writtenWholeNearby(st.names[i:], n, best) {
 			continue
 		}
 		if question != nil && question.feats[n.feat] {
@@ -849,11 +925,27 @@ func missingName(st, question, best *span) (string, bool) {
 	return "", false
 }
 
+// writtenWholeNearby: the sentence writes the head of the name that word n
+// opens ("Venn had studied …" of "Arthur Venn") capitalised, and its chunk
+// writes the name whole ("… his nephew, Arthur Venn, …"): the sentence
+// names that person by the head alone.
+func writtenWholeNearby(names []name, n name, cs *span) bool {
+	i := slices.IndexFunc(names, func(m name) bool { return m.head })
+	x := cs.index()
+	return i >= 0 && x != nil && x.others[names[i].feat][n.feat] && capitalIn(cs, names[i].feat)
+}
+
+// capitalIn: the sentence writes a capitalised word of the feature (a
+// name's head: "Venn", not the "university" of "a research university").
+func capitalIn(cs *span, feat string) bool {
+	return feat != "" && slices.ContainsFunc(strings.Fields(cs.text), func(w string) bool { return capitalFeat(w) == feat })
+}
+
 // headWritten reports whether the sentence writes the head of the first
 // name of names capitalised.
 func headWritten(names []name, cs *span) bool {
 	i := slices.IndexFunc(names, func(n name) bool { return n.head })
-	return i >= 0 && slices.ContainsFunc(strings.Fields(cs.text), func(w string) bool { return capitalFeat(w) == names[i].feat })
+	return i >= 0 && capitalIn(cs, names[i].feat)
 }
 
 // capitalFeat is the feature of a capitalised word, or "".
@@ -943,6 +1035,21 @@ func withReferent(sp *span) string {
 		return sp.text
 	}
 	return sp.ref + " " + sp.text
+}
+
+// wholeNames are the names of two or more words its chunk writes whose last
+// word the sentence writes capitalised ("Arthur Venn" for "Venn had studied
+// …"): the names it uses by their head.
+func wholeNames(cs *span) []string {
+	x := cs.index()
+	if x == nil {
+		return nil
+	}
+	var out []string
+	for _, w := range strings.Fields(cs.text) {
+		out = append(out, x.runs[capitalFeat(w)]...)
+	}
+	return out
 }
 
 // chunkIDs number the analysed chunks, for pairSupport.

@@ -335,9 +335,15 @@ func Alternatives(question string) []string { return alternativesOf.Get(question
 func alternatives(question string) []string {
 	q := strings.TrimRight(strings.TrimSpace(question), "?？。 ")
 	if i := strings.Index(q, " or "); i > 0 {
-		left, right := q[:i], q[i+4:]
+		left, right := strings.TrimRight(q[:i], ", "), q[i+4:]
 		if j := strings.LastIndexAny(left, ",;:"); j >= 0 {
-			left = left[j+1:]
+			// "first, Hole, the rock band that …, or B": the name before its
+			// apposition is the alternative.
+			if k := strings.LastIndexAny(left[:j], ",;:"); k >= 0 && apposition(left[j+1:]) {
+				left = left[k+1 : j]
+			} else {
+				left = left[j+1:]
+			}
 		} else if c, ok := ComparisonIn(left); ok {
 			if k := strings.LastIndex(strings.ToLower(left), c.Word); k >= 0 {
 				left = left[k+len(c.Word):]
@@ -383,6 +389,12 @@ func alternatives(question string) []string {
 		}
 	}
 	return nil
+}
+
+// apposition: a piece that opens on an article describes the name before it.
+func apposition(piece string) bool {
+	f := strings.Fields(piece)
+	return len(f) > 1 && (strings.EqualFold(f[0], "the") || strings.EqualFold(f[0], "a") || strings.EqualFold(f[0], "an"))
 }
 
 var openingWords = map[string]bool{"do": true, "does": true, "did": true, "is": true, "are": true, "was": true, "were": true, "which": true, "who": true, "what": true, "whose": true, "has": true, "have": true, "had": true}

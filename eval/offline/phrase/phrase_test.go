@@ -72,6 +72,8 @@ func TestAlternatives(t *testing.T) {
 		{"北京和成都，哪个城市的住宿标准更高？", []string{"北京", "成都"}},
 		{"报销截止日和发薪日哪个更早？", []string{"报销截止日", "发薪日"}},
 		{"What is the notice period?", nil},
+		// An alternative's apposition is not the alternative.
+		{"Which band was founded first, Harbour, the rock band that Ann Lee fronted, or The Quays?", []string{"Harbour", "The Quays"}},
 	} {
 		if got := Alternatives(c.question); !slices.Equal(got, c.want) {
 			t.Errorf("Alternatives(%q) = %q, want %q", c.question, got, c.want)

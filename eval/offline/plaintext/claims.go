@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval/offline/words"
 )
@@ -151,4 +152,81 @@ func indexFold(s, sub string) int {
 		}
 	}
 	return -1
+}
+
+// maxSubjectWords bounds the subject a nested clause is said of.
+const maxSubjectWords = 8
+
+// Unnest reads a claim whose subject carries a claim of its own, set off by
+// commas, as the two it makes (one claim when it has none): a non-restrictive relative clause ("Arthur
+// Venn, who took over the works in 1899, studied at the Dunmore Institute"
+// is "Arthur Venn took over the works in 1899" and "Arthur Venn studied at
+// the Dunmore Institute") or an apposition ("Old Margery, the ichthyosaur
+// at the museum, was found by Harold Blythe": "Old Margery is the
+// ichthyosaur at the museum"; "X, founded by Y, …": "X was founded by Y").
+// The subject is the claim's opening, up to its first comma, and the
+// predicate after the second opens on a lowercase word.
+func Unnest(claim string) []string {
+	first := strings.Index(claim, ", ")
+	if first <= 0 {
+		return []string{claim}
+	}
+	subject := claim[:first]
+	rest := claim[first+2:]
+	second := strings.Index(rest, ", ")
+	if second <= 0 {
+		return []string{claim}
+	}
+	inner, pred := rest[:second], rest[second+2:]
+	sw, iw, pw := strings.Fields(subject), strings.Fields(inner), strings.Fields(pred)
+	if len(sw) == 0 || len(sw) > maxSubjectWords || len(iw) < 2 || len(pw) < 2 || !verbLike(pw[0]) || !capitalStart(sw[0]) {
+		return []string{claim}
+	}
+	if w := strings.ToLower(sw[0]); len(sw) == 1 && (sentenceAdverbs[w] || strings.HasSuffix(w, "ly")) || sw[0] != strings.TrimRight(sw[0], ":;") {
+		return []string{claim} // "However, the passage …", "Yes, …"
+	}
+	var nested string
+	switch lw := strings.ToLower(iw[0]); {
+	case lw == "who" || lw == "which":
+		nested = subject + " " + strings.Join(iw[1:], " ")
+	case lw == "the" || lw == "a" || lw == "an":
+		nested = subject + " is " + inner
+	case strings.HasSuffix(lw, "ed") && len(iw) > 1 && strings.ToLower(iw[1]) == "by":
+		nested = subject + " was " + inner
+	case len(iw) > 1 && lowerStart(iw[0]) && (iw[1] == "of" || iw[1] == "to"):
+		nested = subject + " is " + inner
+	default:
+		return []string{claim}
+	}
+	return []string{nested, subject + " " + pred}
+}
+
+// sentenceAdverbs open a sentence before a comma without being its subject.
+var sentenceAdverbs = words.Set("sentence_adverbs")
+
+// verbLike: the predicate after a nested clause opens on what reads as a
+// verb (an auxiliary, a past or third-person form: "was", "learned",
+// "came", "has", "runs"), not on the next item of a list ("an actor,
+// filmmaker, and author, was born …").
+func verbLike(w string) bool {
+	if !lowerStart(w) {
+		return false
+	}
+	w = strings.ToLower(strings.Trim(w, ",.;:"))
+	return auxiliaries[w] || strings.HasSuffix(w, "ed") || irregularPast[w] || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")
+}
+
+var (
+	auxiliaries   = words.Set("english_question_aux")
+	irregularPast = words.Set("past_forms")
+)
+
+func lowerStart(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsLower(r)
+}
+
+func capitalStart(w string) bool {
+	r, _ := utf8.DecodeRuneInString(strings.TrimLeft(w, "'\"‘“"))
+	return unicode.IsUpper(r)
 }
