@@ -36,6 +36,7 @@ var diagnosisFloors = []struct {
 	{41, 92}, {38, 94}, {42, 96}, {43, 96}, {42, 94}, {48, 94},
 	{27, 96}, {60, 96}, {47, 96}, {51, 94}, {43, 96}, {46, 96},
 	{46, 96}, {55, 96}, {51, 94}, {45, 92}, {54, 94}, {47, 96},
+	{47, 96}, {51, 96}, {49, 96}, {48, 96},
 }
 
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new
