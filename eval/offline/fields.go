@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/ragscope/ragscope/eval/offline/lex"
 	"github.com/ragscope/ragscope/eval/offline/norm"
@@ -222,7 +223,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		for _, sq := range own {
 			given := hasQuantity(fc.value, sq) || q != nil && hasQuantity(q, sq)
 			if !given && (slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return vq.unit == sq.unit }) ||
-				bareNumber(fc.value) && !recordGives(sents, fc, sq, len(own) > 1)) && !computed(st, q, sq, sents) && rowCell(st, fc, sq, sents) < 0 {
+				bareNumber(fc.value) && !code(fc.value) && !recordGives(sents, fc, sq, len(own) > 1)) && !computed(st, q, sq, sents) && rowCell(st, fc, sq, sents) < 0 {
 				bad = sq.text
 			}
 		}
@@ -278,6 +279,12 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 // after it ("50,000 API calls").
 func bareNumber(value *span) bool {
 	return len(value.quants) == 1 && value.quants[0].unit == ""
+}
+
+// code: the value writes letters beside its one number ("NV-INV-20931",
+// "LT-6K"): an identifier, which no amount of the statement contradicts.
+func code(value *span) bool {
+	return strings.ContainsFunc(value.text, unicode.IsLetter)
 }
 
 // recordGives: another field of fc's record gives q ("300 requests per

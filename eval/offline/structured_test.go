@@ -133,3 +133,14 @@ func TestStructuredNegationStaysInItsRecord(t *testing.T) {
 		t.Errorf("Support = %+v, want supported with no detector", ev)
 	}
 }
+
+// TestCodeIsNoAmount: a field whose value is an identifier with one number
+// in it ("Invoice No: NV-INV-20931") is not contradicted by an amount of the
+// statement that names the invoice.
+func TestCodeIsNoAmount(t *testing.T) {
+	ctx := []string{"Invoice No: HV-INV-40217\nClinic: Quayside Animal Hospital, Dover\nDate: 2 May 2024\nClient: Ann Lee\nPatient: Biscuit (dog, 6 yrs)\nAttending vet: Dr. Bo Chen\nConsultation: £120.00\nX-ray: £210.00\nMedication: £45.00\nSubtotal: £375.00\nVAT (20%): £75.00\nTotal: £450.00\nPaid by insurer (claim QI-7731): £300.00\nBalance due from client: £150.00\nPayment terms: 14 days from invoice date"}
+	ev := Support("Once the insurer's £300 payment is taken off, she has £150.00 left to pay, due within 14 days of the invoice date.", "How much does Ann Lee still owe?", ctx)
+	if strings.Contains(ev.Reason, "Invoice No") {
+		t.Errorf("the invoice number decided an amount: %s", ev.Reason)
+	}
+}
