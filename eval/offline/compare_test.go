@@ -236,8 +236,14 @@ func TestTwoRowsOfATable(t *testing.T) {
 		{name: "each value after its row", statement: "The Team plan is $49 a month and the Solo plan $19.", ctx: []string{plans}, want: 1, reason: "cell (Solo, Monthly price) gives $19"},
 		{name: "values swapped", statement: "The Team plan is $19 a month and the Solo plan $49.", ctx: []string{plans}, want: 0, reason: "number conflict"},
 		{name: "a row not named", statement: "The Team plan is $49 a month and the Solo plan $99.", ctx: []string{plans}, want: 0},
+		// A number may come before its row's name: "a 10-year inverter
+		// warranty", "five years of workmanship cover".
+		{name: "each row after its value", statement: "Plus customers get a 10-year inverter warranty and five years of workmanship cover.", ctx: []string{warranty}, want: 1, reason: "cell (Inverter warranty, Plus) gives 10 years"},
+		{name: "a value of another row", statement: "Plus customers get a 10-year inverter warranty and fifteen years of workmanship cover.", ctx: []string{warranty}, want: 0},
 	})
 }
+
+const warranty = "| Coverage | Essential | Plus | Premier |\n|---|---|---|---|\n| Panel product warranty | 12 years | 15 years | 25 years |\n| Inverter warranty | 5 years | 10 years | 12 years |\n| Labour / workmanship | 2 years | 5 years | 10 years |"
 
 // TestValueWrittenWithoutItsSpace: a field's value written whole but for
 // the space between its words ("运营专员 欧阳婧") is the value.

@@ -63,7 +63,9 @@ The support test (support.go), of one statement against the sentences:
     row are no value, nor is an identifier's, "NV-INV-20931"), or words written in place of the value (建设银行 for 中国银行),
     are a conflict naming the cell or field, unless the same key of another
     record gives the statement's value, or another row the statement names right
-    before the number does ("Team is $49 and Solo $19"); so is another field's
+    before the number does ("Team is $49 and Solo $19"), or, when no row is named
+    before it in its clause, a few words after it ("a 10-year inverter warranty
+    and five years of workmanship cover"); so is another field's
     value written where the named field's belongs ("assigned to Tom Becker"
     where "Assigned to" is Priya Raman). A statement that says the value, and
     whose other words the record or table has (coverage 0.5), is supported. A

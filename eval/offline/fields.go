@@ -299,22 +299,96 @@ func recordGives(sents []*span, fc *fieldCheck, q quantity, many bool) bool {
 
 // rowCell is the index of the sentence of a cell, in fc's column when fc is
 // set, that gives q in a row of a table whose name the statement writes
-// last before q ("Team is $49 a month and Solo $19": $19 is Solo's, not
-// Team's; "Team $19" is no row's); -1 when there is none.
+// nearest q: last before it ("Team is $49 a month and Solo $19": $19 is
+// Solo's, not Team's; "Team $19" is no row's), or a few words after it ("a
+// 10-year inverter warranty"); -1 when there is none.
 func rowCell(st *span, fc *fieldCheck, q quantity, sents []*span) int {
 	text := strings.ToLower(st.text)
 	at := strings.Index(text, strings.ToLower(q.text))
-	rowAt := func(o *fieldCheck) int { return phrase.LastWordAt(text[:max(at, 0)], strings.ToLower(o.named[0])) }
+	if at < 0 {
+		return -1
+	}
+	end := at + len(q.text)
+	clauseAt := max(strings.LastIndex(text[:at], ", "), strings.LastIndex(text[:at], " and "), strings.LastIndex(text[:at], ";"), 0)
+	before := func(o *fieldCheck) int { // how far the last mention before q is
+		d := -1
+		for _, name := range rowNames(o.named[0]) {
+			if i := phrase.LastWordAt(text[:at], name); i >= 0 && (d < 0 || at-i < d) {
+				d = at - i
+			}
+		}
+		return d
+	}
+	after := func(o *fieldCheck) int { // how far the first mention a few words after q is
+		d := -1
+		for _, name := range rowNames(o.named[0]) {
+			if i := firstWordAt(text[end:min(len(text), end+rowAfter)], name); i >= 0 && (d < 0 || i < d) {
+				d = i
+			}
+		}
+		return d
+	}
+	// A row named in q's clause before it is q's row; when the number
+	// comes first ("a 10-year inverter warranty", "five years of
+	// workmanship cover"), the one named a few words after it.
+	dist := before
+	if !slices.ContainsFunc(sents, func(x *span) bool {
+		return x.field != nil && len(x.field.named) > 1 && slices.ContainsFunc(rowNames(x.field.named[0]), func(n string) bool {
+			return phrase.LastWordAt(text[clauseAt:at], n) >= 0
+		})
+	}) {
+		dist = after
+	}
 	return slices.IndexFunc(sents, func(cs *span) bool {
 		o := cs.field
-		if o == nil || len(o.named) < 2 || !hasQuantity(o.value, q) || rowAt(o) < 0 ||
+		if o == nil || len(o.named) < 2 || !hasQuantity(o.value, q) ||
 			fc != nil && (o.from == fc.from || !slices.Equal(o.named[1:], fc.named[1:])) {
 			return false
 		}
-		return !slices.ContainsFunc(sents, func(x *span) bool {
-			return x.field != nil && len(x.field.named) > 1 && x.field.named[0] != o.named[0] && rowAt(x.field) > rowAt(o)
+		d := dist(o)
+		return d >= 0 && !slices.ContainsFunc(sents, func(x *span) bool {
+			if x.field == nil || len(x.field.named) < 2 || x.field.named[0] == o.named[0] {
+				return false
+			}
+			dx := dist(x.field)
+			return dx >= 0 && dx < d
 		})
 	})
+}
+
+// rowAfter is how far after a number (in bytes) the name of its row may
+// come: "five years of workmanship cover".
+const rowAfter = 24
+
+// rowNames are the lowercased ways a statement writes a row's name: whole,
+// or one of the alternatives a slash sets apart ("Labour / workmanship").
+func rowNames(row string) []string {
+	out := []string{strings.ToLower(row)}
+	if parts := strings.Split(row, "/"); len(parts) > 1 {
+		for _, p := range parts {
+			if p = strings.ToLower(strings.TrimSpace(p)); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// firstWordAt is where text first writes name as a word of its own; -1 when
+// it does not.
+func firstWordAt(text, name string) int {
+	for from := 0; name != "" && from < len(text); {
+		i := strings.Index(text[from:], name)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if phrase.LastWordAt(text[:i+len(name)], name) == i {
+			return i
+		}
+		from = i + 1
+	}
+	return -1
 }
 
 // rowsSupport: a statement that gives values of two or more rows of a
