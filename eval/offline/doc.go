@@ -57,7 +57,10 @@ The support test (support.go), of one statement against the sentences:
 
  0. cells and fields: a statement that names a cell's row and column, or a
     field's key (a part of it: 开户行 of 开户行及账号), is checked against that value
-    alone. A number of the value's unit with another value (for a bare number,
+    alone (a field's value goes on past a semicolon up to the next field:
+    "53座大巴：半日1,500元；全日2,400元" gives both). A number of the value's unit, or of
+    a unit it converts to (weeks for days; not years or months, which a date is
+    written in), with another value (for a bare number,
     any number no other field of the record gives, or the next bare cell of the
     row when it is the statement's one number; numbers of the keys that name the
     row are no value, nor is an identifier's, "NV-INV-20931"), or words written in place of the value (建设银行 for 中国银行),

@@ -222,7 +222,9 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		own := slices.DeleteFunc(slices.Clone(st.quants), func(sq quantity) bool { return hasQuantity(keys, sq) })
 		for _, sq := range own {
 			given := hasQuantity(fc.value, sq) || q != nil && hasQuantity(q, sq)
-			if !given && (slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return vq.unit == sq.unit }) ||
+			if !given && (slices.ContainsFunc(fc.value.quants, func(vq quantity) bool {
+				return vq.unit == sq.unit || !calendar(vq) && !calendar(sq) && norm.Convertible(vq.unit, sq.unit)
+			}) ||
 				bareNumber(fc.value) && !code(fc.value) && !recordGives(sents, fc, sq, len(own) > 1)) && !computed(st, q, sq, sents) && rowCell(st, fc, sq, sents) < 0 {
 				bad = sq.text
 			}
@@ -279,6 +281,13 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 // after it ("50,000 API calls").
 func bareNumber(value *span) bool {
 	return len(value.quants) == 1 && value.quants[0].unit == ""
+}
+
+// calendar: a part of a date, or a quantity of years or months, which a
+// date's parts are written as (2031年3月14日): none is compared as a span of
+// days or weeks.
+func calendar(q quantity) bool {
+	return q.date || q.unit == norm.Unit("年") || q.unit == norm.Unit("月")
 }
 
 // code: the value writes letters beside its one number ("NV-INV-20931",

@@ -144,3 +144,18 @@ func TestCodeIsNoAmount(t *testing.T) {
 		t.Errorf("the invoice number decided an amount: %s", ev.Reason)
 	}
 }
+
+// TestFieldGoesOnAfterASemicolon: a field's value goes on past a semicolon
+// up to the next field ("53座大巴：半日1,500元；全日2,400元" gives both prices), and
+// a span of another unit in place of its value is a conflict ("three weeks"
+// for "14 days").
+func TestFieldGoesOnAfterASemicolon(t *testing.T) {
+	coaches := []string{"市内包车价格（含司机、燃油）：\n- 33座中巴：半日1,100元；全日1,800元；超时150元/小时。\n- 53座大巴：半日1,500元；全日2,400元；超时200元/小时。"}
+	loans := []string{"Loan periods\n- Physical books: 21 days, renewable twice\n- E-books: 14 days, no renewals; returned automatically at the end of the loan"}
+	checkSupport(t, []supportCase{
+		{name: "the second price of a field", statement: "53座大巴包全日是2,400元。", ctx: coaches, want: 1},
+		{name: "another field's price", statement: "53座大巴包全日是1,800元。", ctx: coaches, want: 0},
+		{name: "a span in other units", statement: "E-book loans last two weeks and can't be renewed.", ctx: loans, want: 1},
+		{name: "another span in other units", statement: "E-book loans last three weeks and can't be renewed.", ctx: loans, want: 0, reason: "number conflict"},
+	})
+}

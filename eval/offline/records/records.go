@@ -193,6 +193,21 @@ type Field struct {
 	Whole    string   // the record or table row it is read with, for coverage
 }
 
+// continued joins to a field the pieces after it that are no field of their
+// own: "53座大巴：半日1,500元；全日2,400元" is one field, whose value gives both
+// prices; "A: 1; B: 2" two.
+func continued(pieces []string) []string {
+	var out []string
+	for _, p := range pieces {
+		if n := len(out); n > 0 && !IsField(strings.TrimSpace(p)) && IsField(strings.TrimSpace(out[n-1])) {
+			out[n-1] += "；" + p
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 // Fields are the cells and fields of a structured chunk.
 func Fields(text string) []Field {
 	lines := strings.Split(plaintext.StripControls(text), "\n")
@@ -229,7 +244,7 @@ func Fields(text string) []Field {
 		mask, whole := strings.Join(keys, "\n"), strings.Join(block, "\n")
 		for _, l := range block {
 			line := strings.TrimSpace(plaintext.LineMark.ReplaceAllString(l, ""))
-			for _, f := range strings.FieldsFunc(line, semi) {
+			for _, f := range continued(strings.FieldsFunc(line, semi)) {
 				f = strings.TrimSpace(f)
 				if !IsField(f) {
 					continue

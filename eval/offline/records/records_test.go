@@ -37,3 +37,17 @@ func TestHeaderKeysAndUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldGoesOnAfterASemicolon: a piece after a semicolon that is no
+// field of its own goes on with the field before it.
+func TestFieldGoesOnAfterASemicolon(t *testing.T) {
+	fs := Fields("Rates\n- Coach A: half day 1,500; full day 2,400\n- Coach B: half day 1,100; Driver: included")
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Label+"="+f.Value)
+	}
+	want := []string{`field "Coach A"=half day 1,500； full day 2,400`, `field "Coach B"=half day 1,100`, `field "Driver"=included`}
+	if !slices.Equal(got, want) {
+		t.Errorf("Fields = %q, want %q", got, want)
+	}
+}
