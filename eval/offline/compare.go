@@ -241,7 +241,22 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 
 // firstMention is where the text first writes the item's first word.
 func firstMention(text string, it item) int {
-	return strings.Index(strings.ToLower(text), strings.ToLower(strings.Fields(it.text)[0]))
+	lower := strings.ToLower(text)
+	at := -1
+	for _, w := range strings.Fields(it.text) {
+		// The item's own words: two items may share their first ("Northbunk
+		// Porto Ribeira", "Northbunk Seville Triana").
+		if it.feats != nil && !slices.Contains(it.feats, "w:"+norm.Stem(strings.ToLower(phrase.TrimWord(w)))) {
+			continue
+		}
+		if i := strings.Index(lower, strings.ToLower(phrase.TrimWord(w))); i >= 0 && (at < 0 || i < at) {
+			at = i
+		}
+		if it.feats == nil {
+			break
+		}
+	}
+	return at
 }
 
 // onlyNames: an answer that says no more than its item (and the question's

@@ -33,6 +33,10 @@ func TestComparisons(t *testing.T) {
 			[]string{"Quay Air is a regional airline in Dover. It was founded in 1981.", "Harbour Airways is a small airline serving the islands. The company was founded in 1976."}, 1, "Harbour Airways 1976"},
 		{"a paragraph that turns to another name", "Which was founded first, Quay Air or Harbour Airways?", "Harbour Airways was founded first.",
 			[]string{"Quay Air is a regional airline in Dover. It was founded in 1981.", "Harbour Airways is a small airline. Tide Air is its rival. The company was founded in 1976."}, 0, "covers"},
+		// Two items that share their first word: the statement's item is the
+		// one whose own words come first in it.
+		{"items that share a word", "Which is bigger, Quaybunk Porto Ribeira or Quaybunk Seville Triana?", "Seville Triana is the bigger of the two, with 92 beds to Porto Ribeira's 64.",
+			[]string{"Quaybunk Porto Ribeira has 64 beds in six dorms.", "Quaybunk Seville Triana has 92 beds in eight dorms."}, 1, ""},
 		{"one clause per item", "Do analysts or testers get more leave?", "Testers have more annual leave.",
 			[]string{"Annual leave: analysts 20 days, testers 25 days."}, 1, "testers 25 days"},
 		{"chinese alternatives", "甲方案和乙方案，哪个费用更低？", "乙方案的费用更低。",
