@@ -63,7 +63,8 @@ The support test (support.go), of one statement against the sentences:
     written in), with another value (for a bare number,
     any number no other field of the record gives, or the next bare cell of the
     row when it is the statement's one number; numbers of the keys that name the
-    row are no value, nor is an identifier's, "NV-INV-20931"), or words written in place of the value (建设银行 for 中国银行),
+    row are no value, nor is an identifier's, "NV-INV-20931"), or words written in place of the value (建设银行 for 中国银行; a lowercase English
+    word beside it is none: "… Cy Dunn gave the final approval"),
     are a conflict naming the cell or field, unless the same key of another
     record gives the statement's value, or another row the statement names right
     before the number does ("Team is $49 and Solo $19"), or, when no row is named

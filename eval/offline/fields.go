@@ -522,6 +522,7 @@ func valueChanges(text string, fc *fieldCheck) []string {
 		value  bool
 		number bool
 		skip   bool // a function word, or one the record gives
+		word   bool // an English word in lowercase: beside the value, no part of it ("… Marion Kell gave")
 	}
 	var toks []tok
 	for _, l := range lex.Lexemes(text) {
@@ -535,7 +536,7 @@ func valueChanges(text string, fc *fieldCheck) []string {
 			}
 		case 'w':
 			f := "w:" + norm.Stem(l.Text)
-			toks = append(toks, tok{s: l.Orig, value: fc.value.feats[f], skip: englishStop[l.Text] || fc.mask[f]})
+			toks = append(toks, tok{s: l.Orig, value: fc.value.feats[f], skip: englishStop[l.Text] || fc.mask[f], word: !l.Capital})
 		case 'n':
 			toks = append(toks, tok{s: l.Text, value: fc.value.feats["n:"+norm.Number(l.Text)], number: true, skip: true})
 		}
@@ -563,7 +564,7 @@ func valueChanges(text string, fc *fieldCheck) []string {
 	var out []string
 	seen := map[string]bool{}
 	for i := lo; i <= hi; i++ {
-		if t := toks[i]; !t.value && !t.skip && !seen[t.s] {
+		if t := toks[i]; !t.value && !t.skip && !seen[t.s] && !(t.word && (i < first || i > last)) {
 			seen[t.s] = true
 			out = append(out, t.s)
 		}

@@ -159,3 +159,14 @@ func TestFieldGoesOnAfterASemicolon(t *testing.T) {
 		{name: "another span in other units", statement: "E-book loans last three weeks and can't be renewed.", ctx: loans, want: 0, reason: "number conflict"},
 	})
 }
+
+// TestVerbBesideAFieldsValue: a lowercase English word beside the words of
+// a field's value ("… Marion Kell gave the final approval") is no word
+// written in place of the value; another name is.
+func TestVerbBesideAFieldsValue(t *testing.T) {
+	ctx := []string{"Contract: GC-204\nPrepared by: Ann Lee (merchandising)\nReviewed by: Bo Chen (finance)\nFinal approval: Cy Dunn (general manager)"}
+	checkSupport(t, []supportCase{
+		{name: "the value and a verb", statement: "General manager Cy Dunn gave the final approval.", ctx: ctx, want: 1},
+		{name: "another name", statement: "General manager Ed Marr gave the final approval.", ctx: ctx, want: 0},
+	})
+}
