@@ -221,7 +221,8 @@ is in another role when a linked sentence ties another name by it
 when the residual's own sentence names another thing as of that kind
 (phrase.TypedNames: "the animated television series South Park"; "Target is the
 second-largest discount store retailer …, behind Walmart"), a residual that is
-not one is not the answer there.
+not one is not the answer there; nor is a bare answer that adds only names to
+the question ("The answer is Walmart.") in the sentence that covers it.
 
 A statement whose subject carries a claim of its own, set off by commas (a
 non-restrictive relative clause or an apposition: "Arthur Venn, who took over

@@ -293,6 +293,6 @@ func ofItsKind(residual string, q, a *span) bool {
 	rs := slices.DeleteFunc(phrase.Stems(residual), func(s string) bool { return slices.Contains(kind, s) })
 	return slices.ContainsFunc(typed, func(n string) bool {
 		ns := slices.DeleteFunc(phrase.Stems(n), func(s string) bool { return s == "the" || slices.Contains(kind, s) })
-		return len(ns) > 0 && len(rs) > 0 && (phrase.ContainsRun(ns, rs) || phrase.ContainsRun(rs, ns))
+		return len(ns) > 0 && len(rs) > 0 && (phrase.ContainsSeq(ns, rs) || phrase.ContainsSeq(rs, ns))
 	})
 }

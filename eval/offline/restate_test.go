@@ -112,6 +112,11 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 		{"a name of another kind", "What retailer is the second-largest in Kent and has a commercial featuring Ann Lee?",
 			"Harbourco is the second-largest in Kent and has a commercial featuring Ann Lee.",
 			[]string{"Ann Lee has appeared in commercials for companies including Quaymart.", "Quaymart is the second-largest discount store retailer in Kent, behind Harbourco."}, 0, ""},
+		// A bare answer is read so too.
+		{"a bare answer of the kind", "What retailer is the second-largest in Kent?", "The answer is Quaymart.",
+			[]string{"Quaymart is the second-largest discount store retailer in Kent, behind Harbourco."}, 1, ""},
+		{"a bare answer of another kind", "What retailer is the second-largest in Kent?", "The answer is Harbourco.",
+			[]string{"Quaymart is the second-largest discount store retailer in Kent, behind Harbourco."}, 0, "context names Quaymart as the kind of thing the question asks for"},
 		{"a kind no context names: no check", "Which retailer has a commercial featuring Ann Lee?", "Quaymart has a commercial featuring Ann Lee.",
 			[]string{"Ann Lee appeared in commercials for Quaymart and Harbourco."}, 1, "Quaymart"},
 		{"an acronym the chunk names elsewhere", "The Quay ferry runs between Dover and Orient but what is the population of Orient?",

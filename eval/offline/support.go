@@ -331,6 +331,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		if detail, ok := shareConflict(st, sents[best]); ok {
 			return ev.conflict(DetectorNumber, detail+": the statement gives the quantity to the wrong party")
 		}
+		if n, ok := bareName(st, q); ok && !ofItsKind(n, q, sents[best]) {
+			return ev.conflict(DetectorName, fmt.Sprintf("context names %s as the kind of thing the question asks for, not %q", strings.Join(phrase.TypedNames(sents[best].text, phrase.AnswerType(q.text)), ", "), n))
+		}
 		if !saysSomething(st, q, sents[best], derived) {
 			ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
 			return ev
@@ -368,6 +371,28 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	}
 	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)%s", clip(ev.Quote), ev.Coverage, SupportThreshold, notInIt(missingWords(st, qc, sents[best]), "; not in it: "))
 	return ev
+}
+
+// bareName is what a statement adds to its question when that is names
+// only ("Walmart", "The answer is Walmart."): its capitalised words the
+// question does not have; ok is false when it adds a word of another kind.
+func bareName(st, q *span) (string, bool) {
+	if q == nil || st.hasHan || phrase.AnswerType(q.text) == nil {
+		return "", false
+	}
+	isName := capitals(st)
+	for f := range st.feats {
+		if !isName[f] && !q.feats[f] && !st.common[f] {
+			return "", false
+		}
+	}
+	var words []string
+	for _, w := range strings.Fields(st.text) {
+		if f := capitalFeat(w); f != "" && !q.feats[f] && !englishStop[strings.ToLower(phrase.TrimWord(w))] {
+			words = append(words, phrase.TrimWord(w))
+		}
+	}
+	return strings.Join(words, " "), len(words) > 0
 }
 
 // capitalStems memoises, per statement text, the features of its names and

@@ -78,7 +78,7 @@ func TypedNames(sentence string, kind []string) []string {
 			continue // a word of a name ("Canadian Football League")
 		}
 		if end < len(w) && !EndsInPunct(w[end-1]) && Capitalised(TrimWord(w[end])) && definite(w, i) {
-			if n := trimName(w[end:NameEnd(w, end)]); n != "" {
+			if n := trimName(w[end:nameEndPastInitials(w, end)]); n != "" {
 				out = append(out, n)
 			}
 		}
@@ -95,6 +95,16 @@ func TypedNames(sentence string, kind []string) []string {
 		}
 	}
 	return out
+}
+
+// nameEndPastInitials is NameEnd, past the point of an initial ("William T.
+// Anderson").
+func nameEndPastInitials(w []string, from int) int {
+	end := NameEnd(w, from)
+	for end < len(w) && len(TrimWord(w[end-1])) == 1 && strings.HasSuffix(w[end-1], ".") && Capitalised(TrimWord(w[end])) {
+		end = NameEnd(w, end)
+	}
+	return end
 }
 
 // definite: the noun phrase that ends at w[i:] opens on "the" (or a

@@ -75,6 +75,7 @@ func TestAnswerType(t *testing.T) {
 		{"She played a retailer Quaymart had hired.", nil},
 		{"It is the largest retailer in Kent.", nil},
 		{"\"Done\" is an episode of the show about the retailer Quaymart.", []string{"Quaymart"}},
+		{"The shop was opened by the retailer Ann T. Lee in 1990.", []string{"Ann T. Lee"}},
 	} {
 		if got := TypedNames(tt.sentence, retailer); !slices.Equal(got, tt.want) {
 			t.Errorf("TypedNames(%q) = %q, want %q", tt.sentence, got, tt.want)
