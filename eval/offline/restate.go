@@ -35,12 +35,13 @@ func restates(st, q *span) bool {
 type questionFacts struct {
 	presupposes bool
 	stems       []string // stems of its text, for namedAsWritten
+	kind        []string // what a which/what question asks for (phrase.AnswerType)
 }
 
 // factsOf is q's questionFacts, memoised and shared.
 func factsOf(q *span) *questionFacts {
 	return questions.Get(q.text, func(text string) *questionFacts {
-		return &questionFacts{presupposes: phrase.Presupposes(text), stems: phrase.Stems(text)}
+		return &questionFacts{presupposes: phrase.Presupposes(text), stems: phrase.Stems(text), kind: phrase.AnswerType(text)}
 	})
 }
 
@@ -285,7 +286,7 @@ const (
 // "Target is the second-largest retailer, behind Walmart") and not the
 // residual.
 func ofItsKind(residual string, q, a *span) bool {
-	kind := phrase.AnswerType(q.text)
+	kind := factsOf(q).kind
 	typed := phrase.TypedNames(a.text, kind)
 	if len(typed) == 0 {
 		return true

@@ -332,7 +332,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 			return ev.conflict(DetectorNumber, detail+": the statement gives the quantity to the wrong party")
 		}
 		if n, ok := bareName(st, q); ok && !ofItsKind(n, q, sents[best]) {
-			return ev.conflict(DetectorName, fmt.Sprintf("context names %s as the kind of thing the question asks for, not %q", strings.Join(phrase.TypedNames(sents[best].text, phrase.AnswerType(q.text)), ", "), n))
+			return ev.conflict(DetectorName, fmt.Sprintf("context names %s as the kind of thing the question asks for, not %q", strings.Join(phrase.TypedNames(sents[best].text, factsOf(q).kind), ", "), n))
 		}
 		if !saysSomething(st, q, sents[best], derived) {
 			ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
@@ -377,7 +377,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 // only ("Walmart", "The answer is Walmart."): its capitalised words the
 // question does not have; ok is false when it adds a word of another kind.
 func bareName(st, q *span) (string, bool) {
-	if q == nil || st.hasHan || phrase.AnswerType(q.text) == nil {
+	if q == nil || st.hasHan || factsOf(q).kind == nil {
 		return "", false
 	}
 	isName := capitals(st)
