@@ -331,7 +331,7 @@ func rowCell(st *span, fc *fieldCheck, q quantity, sents []*span) int {
 	after := func(o *fieldCheck) int { // how far the first mention a few words after q is
 		d := -1
 		for _, name := range rowNames(o.named[0]) {
-			if i := firstWordAt(text[end:min(len(text), end+rowAfter)], name); i >= 0 && (d < 0 || i < d) {
+			if i := phrase.FirstWordAt(text[end:min(len(text), end+rowAfter)], name); i >= 0 && (d < 0 || i < d) {
 				d = i
 			}
 		}
@@ -381,23 +381,6 @@ func rowNames(row string) []string {
 		}
 	}
 	return out
-}
-
-// firstWordAt is where text first writes name as a word of its own; -1 when
-// it does not.
-func firstWordAt(text, name string) int {
-	for from := 0; name != "" && from < len(text); {
-		i := strings.Index(text[from:], name)
-		if i < 0 {
-			return -1
-		}
-		i += from
-		if phrase.LastWordAt(text[:i+len(name)], name) == i {
-			return i
-		}
-		from = i + 1
-	}
-	return -1
 }
 
 // rowsSupport: a statement that gives values of two or more rows of a

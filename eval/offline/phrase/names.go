@@ -356,6 +356,23 @@ func shortFirst(first, last string, stems []string) bool {
 	return false
 }
 
+// FirstWordAt is where text first writes name as a word of its own; -1 when
+// it does not.
+func FirstWordAt(text, name string) int {
+	for from := 0; name != "" && from < len(text); {
+		i := strings.Index(text[from:], name)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if LastWordAt(text[:i+len(name)], name) == i {
+			return i
+		}
+		from = i + 1
+	}
+	return -1
+}
+
 // LastWordAt is where text last writes name as a word of its own (a row
 // named "A" is not the a of "a month"); -1 when it does not.
 func LastWordAt(text, name string) int {

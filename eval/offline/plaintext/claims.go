@@ -213,12 +213,12 @@ func verbLike(w string) bool {
 		return false
 	}
 	w = strings.ToLower(strings.Trim(w, ",.;:"))
-	return auxiliaries[w] || strings.HasSuffix(w, "ed") || irregularPast[w] || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")
+	return auxiliaries[w] || strings.HasSuffix(w, "ed") || pastForms[w] || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")
 }
 
 var (
-	auxiliaries   = words.Set("english_question_aux")
-	irregularPast = words.Set("past_forms")
+	auxiliaries = words.Set("english_question_aux")
+	pastForms   = words.Set("past_forms")
 )
 
 func lowerStart(w string) bool {
