@@ -60,7 +60,8 @@ The support test (support.go), of one statement against the sentences:
     alone (a field's value goes on past a semicolon up to the next field:
     "53座大巴：半日1,500元；全日2,400元" gives both). A number of the value's unit, or of
     a unit it converts to (weeks for days; not years or months, which a date is
-    written in), with another value (for a bare number,
+    written in), with another value (a span, "14 days", 14天, is none beside a
+    date's day) (for a bare number,
     any number no other field of the record gives, or the next bare cell of the
     row when it is the statement's one number; numbers of the keys that name the
     row are no value, nor is an identifier's, "NV-INV-20931"), or words written in place of the value (建设银行 for 中国银行; a lowercase English

@@ -223,7 +223,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		for _, sq := range own {
 			given := hasQuantity(fc.value, sq) || q != nil && hasQuantity(q, sq)
 			if !given && (slices.ContainsFunc(fc.value.quants, func(vq quantity) bool {
-				return vq.unit == sq.unit || !calendar(vq) && !calendar(sq) && norm.Convertible(vq.unit, sq.unit)
+				return vq.unit == sq.unit && !(vq.date && timeSpan(sq)) || !calendar(vq) && !calendar(sq) && norm.Convertible(vq.unit, sq.unit)
 			}) ||
 				bareNumber(fc.value) && !code(fc.value) && !recordGives(sents, fc, sq, len(own) > 1)) && !computed(st, q, sq, sents) && rowCell(st, fc, sq, sents) < 0 {
 				bad = sq.text
@@ -288,6 +288,12 @@ func bareNumber(value *span) bool {
 // days or weeks.
 func calendar(q quantity) bool {
 	return q.date || q.unit == norm.Unit("年") || q.unit == norm.Unit("月")
+}
+
+// timeSpan: a quantity written as a length of time ("14 days", 14天), not as
+// a date's part (14日, "the 14th"), which a date's day is not compared with.
+func timeSpan(q quantity) bool {
+	return !q.date && (strings.ContainsAny(strings.ToLower(q.text), "abcdefghijklmnopqrstuvwxyz") || strings.Contains(q.text, "天"))
 }
 
 // code: the value writes letters beside its one number ("NV-INV-20931",

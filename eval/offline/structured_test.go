@@ -170,3 +170,14 @@ func TestVerbBesideAFieldsValue(t *testing.T) {
 		{name: "another name", statement: "General manager Ed Marr gave the final approval.", ctx: ctx, want: 0},
 	})
 }
+
+// TestSpanIsNoDatesDay: "within 14 days of the invoice date" is a span of
+// days, which the day of the record's date ("Date: 2 May 2024") does not
+// contradict; a day of the month written as a date's day still is checked.
+func TestSpanIsNoDatesDay(t *testing.T) {
+	ctx := []string{"Invoice No: HV-INV-40217\nDate: 2 May 2024\nClient: Ann Lee\nTotal: £450.00\nBalance due from client: £150.00\nPayment terms: 14 days from invoice date"}
+	checkSupport(t, []supportCase{
+		{name: "a span", statement: "She has £150.00 left to pay, due within 14 days of the invoice date.", ctx: ctx, want: 1},
+		{name: "another date's day", q: "", statement: "The invoice date is 3 May 2024.", ctx: ctx, want: 0},
+	})
+}
