@@ -377,17 +377,19 @@ func sameVerdict(st *span, sents []*span) (Evidence, bool) {
 	skip := func(w string) bool { return strings.Contains(s.A+" "+s.B, w) }
 	var vals [2]string
 	var from [2]int
+	// The value a sentence ties by the word, else, when none does, one of
+	// the kind's form.
+	readers := []func(string) string{
+		func(text string) string { return s.ValueIn(text, skip) },
+		func(text string) string { return kindOfSame(s, text, skip) },
+	}
 	for k := range its {
 		about := chunksAbout(its, k, sents)
-		for i, cs := range sents {
-			if vals[k] == "" && !namesOther(its, k, cs.text, cs) && (its[k].named(cs.text, cs) || about[cs.chunk]) {
-				vals[k], from[k] = s.ValueIn(cs.text, skip), i
-			}
-		}
-		// No sentence ties a value by the word: one of the kind's form.
-		for i, cs := range sents {
-			if vals[k] == "" && !namesOther(its, k, cs.text, cs) && (its[k].named(cs.text, cs) || about[cs.chunk]) {
-				vals[k], from[k] = kindOfSame(s, cs.text, skip), i
+		for _, read := range readers {
+			for i, cs := range sents {
+				if vals[k] == "" && !namesOther(its, k, cs.text, cs) && (its[k].named(cs.text, cs) || about[cs.chunk]) {
+					vals[k], from[k] = read(cs.text), i
+				}
 			}
 		}
 		if vals[k] == "" {

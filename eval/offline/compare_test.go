@@ -328,3 +328,13 @@ func TestParallelConjuncts(t *testing.T) {
 		{"a list's last two items", "", "The pass can be used in Estmark.", list, 1, ""},
 	})
 }
+
+// TestCountryNamedWithinAnother: of two country names that start at one
+// place, the longer is read (印度尼西亚 is no 印度), whatever the map's order.
+func TestCountryNamedWithinAnother(t *testing.T) {
+	for range 20 {
+		if got := nationIn("该公司总部位于印度尼西亚雅加达。", func(string) bool { return false }); got != "Indonesia" {
+			t.Fatalf("nationIn = %q, want Indonesia", got)
+		}
+	}
+}

@@ -325,34 +325,36 @@ func rowCell(st *span, fc *fieldCheck, q quantity, sents []*span) int {
 	}
 	end := at + len(q.text)
 	clauseAt := max(strings.LastIndex(text[:at], ", "), strings.LastIndex(text[:at], " and "), strings.LastIndex(text[:at], ";"), 0)
-	before := func(o *fieldCheck) int { // how far the last mention before q is
-		d := -1
-		for _, name := range rowNames(o.named[0]) {
-			if i := phrase.LastWordAt(text[:at], name); i >= 0 && (d < 0 || at-i < d) {
-				d = at - i
-			}
-		}
-		return d
-	}
-	after := func(o *fieldCheck) int { // how far the first mention a few words after q is
-		d := -1
-		for _, name := range rowNames(o.named[0]) {
-			if i := phrase.FirstWordAt(text[end:min(len(text), end+rowAfter)], name); i >= 0 && (d < 0 || i < d) {
-				d = i
-			}
-		}
-		return d
-	}
 	// A row named in q's clause before it is q's row; when the number
 	// comes first ("a 10-year inverter warranty", "five years of
 	// workmanship cover"), the one named a few words after it.
-	dist := before
+	away := func(name string) int { // how far before q the last mention is
+		if i := phrase.LastWordAt(text[:at], name); i >= 0 {
+			return at - i
+		}
+		return -1
+	}
 	if !slices.ContainsFunc(sents, func(x *span) bool {
 		return x.field != nil && len(x.field.named) > 1 && slices.ContainsFunc(rowNames(x.field.named[0]), func(n string) bool {
 			return phrase.LastWordAt(text[clauseAt:at], n) >= 0
 		})
 	}) {
-		dist = after
+		away = func(name string) int { return phrase.FirstWordAt(text[end:min(len(text), end+rowAfter)], name) }
+	}
+	dists := map[string]int{} // each row's, worked out once; -1 when the statement does not name it there
+	dist := func(o *fieldCheck) int {
+		row := o.named[0]
+		if d, ok := dists[row]; ok {
+			return d
+		}
+		d := -1
+		for _, name := range rowNames(row) {
+			if i := away(name); i >= 0 && (d < 0 || i < d) {
+				d = i
+			}
+		}
+		dists[row] = d
+		return d
 	}
 	return slices.IndexFunc(sents, func(cs *span) bool {
 		o := cs.field

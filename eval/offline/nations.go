@@ -43,10 +43,12 @@ var afterPlace = map[string]bool{"in": true, "from": true, "of": true}
 // things' own names) are passed over.
 func nationIn(sentence string, skip func(string) bool) string {
 	if containsHan(sentence) {
-		at, country := -1, ""
+		at, name, country := -1, "", ""
 		for n, c := range countryNames {
-			if i := strings.Index(sentence, n); containsHan(n) && i >= 0 && (at < 0 || i < at) && !skip(n) {
-				at, country = i, c
+			// The first, and of two that start there the longer (印度尼西亚, not
+			// 印度): the map's order decides nothing.
+			if i := strings.Index(sentence, n); containsHan(n) && i >= 0 && (at < 0 || i < at || i == at && len(n) > len(name)) && !skip(n) {
+				at, name, country = i, n, c
 			}
 		}
 		return country
