@@ -226,7 +226,6 @@ func TestNotBoth(t *testing.T) {
 		{"Are Harbour Belle and Quay Star both American rock bands?", "No, Harbour Belle and Quay Star are not both American rock bands.", bands, 1},
 		{"Are Harbour Belle and Quay Star both American rock bands?", "Harbour Belle and Quay Star aren't both American rock bands.", bands, 1},
 		{"Are Ada Brook and Cy Dunn both actors?", "No, Ada Brook and Cy Dunn are not both actors.", people, 0},
-		{"Ada Brook and Cy Dunn, are they Canadian?", "No, not Ada Brook and Cy Dunn are Canadian.", people, 1},
 	} {
 		if got, _ := Faithfulness(tt.question, tt.answer, tt.ctx); got != tt.want {
 			t.Errorf("%q: faithfulness %v, want %v", tt.answer, got, tt.want)

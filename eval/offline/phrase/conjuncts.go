@@ -218,17 +218,13 @@ func HanPair(question string, written func(string) bool) (a, b string, ok bool) 
 
 // NotBoth is what a statement denies when it says two things are not both
 // so ("No, A and B are not both American bands." denies "A and B are both
-// American bands."; "No, not A and B Chilean." denies "A and B Chilean."):
-// the statement without its reply word and the negation; ok is false when
-// it says no such thing.
+// American bands."): the statement without its reply word and the negation
+// before "both"; ok is false when it says no such thing.
 func NotBoth(statement string) (string, bool) {
 	if containsHan(statement) {
 		return "", false
 	}
 	w := strings.Fields(statement)
-	if len(w) > 2 && norm.NoWords[strings.ToLower(TrimWord(w[0]))] && strings.EqualFold(TrimWord(w[1]), "not") {
-		return strings.Join(w[2:], " "), true // "No, not A and B Chilean."
-	}
 	at := indexWord(w, "both")
 	if at < 1 {
 		return "", false
