@@ -82,12 +82,17 @@ type quantity struct {
 	date  bool   // a part of a date (its year, month or day), no count or amount
 }
 
-// The units of a sum of money a currency symbol gives: ¥ and ￥ yuan (as
-// 元 and "yuan" are, words/same_units.txt), the others one unit.
+// The units of a sum of money, by the currency's symbol, code or word
+// (words/same_units.txt): ¥ and ￥ are yuan, as 元, RMB and "yuan" are.
 const (
 	dollarUnit = "$"
+	euroUnit   = "€"
+	poundUnit  = "£"
 	yuanUnit   = "元"
 )
+
+// symbolUnits are the units of the currency symbols.
+var symbolUnits = map[string]string{"$": dollarUnit, "€": euroUnit, "£": poundUnit, "¥": yuanUnit, "￥": yuanUnit}
 
 func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 
@@ -264,8 +269,8 @@ func lexClause(text string, sp *span) clause {
 			if v, ok := norm.NumberWords[w]; ok {
 				// "eight hours" is the number 8: the feature of 8 hours;
 				// "a three-year cycle" 3 years, as "a 30-day period" is 30 days.
-				if u, sep := numberWordUnit(lx, i); u != "" {
-					sp.quants = append(sp.quants, quantity{value: v, unit: norm.Unit(norm.Stem(u)), text: w + sep + u})
+				if u, ut := numberWordUnit(lx, i); u != "" {
+					sp.quants = append(sp.quants, quantity{value: v, unit: norm.Unit(u), text: w + ut})
 					add("n:" + v)
 				}
 			}
@@ -293,16 +298,42 @@ func lexClause(text string, sp *span) clause {
 	return c
 }
 
-// numberWordUnit is the unit word after the number word lx[i], with what
-// joins them (" " or "-"); "" when none.
-func numberWordUnit(lx []lex.Lexeme, i int) (unit, sep string) {
-	switch {
-	case i+1 < len(lx) && lx[i+1].Kind == 'w' && !englishStop[lx[i+1].Text]:
-		return lx[i+1].Text, " "
-	case i+2 < len(lx) && lx[i+1].Text == "-" && !lx[i+1].Spaced && lx[i+2].Kind == 'w' && !englishStop[lx[i+2].Text]:
-		return lx[i+2].Text, "-"
+// numberWordUnit is the unit after the number word lx[i] (unitWords), and
+// its text with what joins it (" " or "-"); "" when none.
+func numberWordUnit(lx []lex.Lexeme, i int) (unit, text string) {
+	if u, ut := unitWords(lx, i+1); u != "" {
+		return u, " " + ut
+	}
+	if i+2 < len(lx) && lx[i+1].Text == "-" && !lx[i+1].Spaced {
+		if u, ut := unitWords(lx, i+2); u != "" {
+			return u, "-" + ut
+		}
 	}
 	return "", ""
+}
+
+// unitWords reads the unit that opens at lx[j], after a number: a word
+// ("days"), the word after a modifier ("3 additional days" is 3 days, "25
+// US dollars" dollars) or an area ("86 square kilometres"); its stem and
+// the words read, or "" when lx[j] is no unit.
+func unitWords(lx []lex.Lexeme, j int) (unit, text string) {
+	if j >= len(lx) || lx[j].Kind != 'w' {
+		return "", ""
+	}
+	w, k, sep := lx[j].Text, j+1, " "
+	if k+1 < len(lx) && lx[k].Text == "-" && !lx[k].Spaced {
+		k, sep = k+1, "-" // "a 10-calendar-day hold"
+	}
+	next := k < len(lx) && lx[k].Kind == 'w'
+	switch {
+	case unitModifiers[w] && next && !englishStop[lx[k].Text]:
+		return norm.Stem(lx[k].Text), w + sep + lx[k].Text
+	case englishStop[w]:
+		return "", ""
+	case w == "square" && next:
+		return "sq:" + norm.Stem(lx[k].Text), w + sep + lx[k].Text
+	}
+	return norm.Stem(w), w
 }
 
 // put adds f to the set m, made on its first member.
@@ -454,11 +485,12 @@ func unitAt(lx []lex.Lexeme, i int) (unit, text string, date bool) {
 	l := lx[i]
 	v := norm.Number(l.Text)
 	text = l.Text
-	if i > 0 && lx[i-1].Kind == 'p' && strings.ContainsAny(lx[i-1].Text, "$€£¥￥") {
-		unit, text = dollarUnit, lx[i-1].Text+l.Text
-		if strings.ContainsAny(lx[i-1].Text, "¥￥") {
-			unit = yuanUnit
-		}
+	if u := symbolUnit(lx, i); u != "" {
+		unit, text = u, lx[i-1].Text+l.Text
+	} else if i > 0 && lx[i-1].Kind == 'w' && len(lx[i-1].Text) == 3 && currencyUnit(norm.Unit(lx[i-1].Text)) {
+		// A currency's code before the number ("USD 372,000", "RMB 300") is
+		// its unit, as the code after it is.
+		unit, text = norm.Unit(lx[i-1].Text), lx[i-1].Text+" "+l.Text
 	} else if du := lex.DateUnit(lx, i, v); du != "" {
 		// 31 March 2025, March 31: a day and a year.
 		unit, date = du, true
@@ -468,25 +500,35 @@ func unitAt(lx []lex.Lexeme, i int) (unit, text string, date bool) {
 			unit = norm.HanUnit(nx.Text)
 			text += unit
 		case 'w':
-			if !englishStop[nx.Text] {
-				unit, text = norm.Stem(nx.Text), text+" "+nx.Text
-				// "3 additional days" is 3 days; "86 square kilometres" an area.
-				if unitModifiers[nx.Text] && i+2 < len(lx) && lx[i+2].Kind == 'w' && !englishStop[lx[i+2].Text] {
-					unit, text = norm.Stem(lx[i+2].Text), text+" "+lx[i+2].Text
-				} else if nx.Text == "square" && i+2 < len(lx) && lx[i+2].Kind == 'w' {
-					unit, text = "sq:"+norm.Stem(lx[i+2].Text), text+" "+lx[i+2].Text
-				}
+			if u, ut := unitWords(lx, i+1); u != "" {
+				unit, text = u, text+" "+ut
 			}
 		case 'p':
 			if nx.Text == "%" || nx.Text == "％" {
 				unit, text = "%", text+"%"
-			} else if nx.Text == "-" && !nx.Spaced && i+2 < len(lx) && lx[i+2].Kind == 'w' && !englishStop[lx[i+2].Text] {
+			} else if nx.Text == "-" && !nx.Spaced {
 				// "a 30-day notice period" is 30 days.
-				unit, text = norm.Stem(lx[i+2].Text), text+"-"+lx[i+2].Text
+				if u, ut := unitWords(lx, i+2); u != "" {
+					unit, text = u, text+"-"+ut
+				}
 			}
 		}
 	}
 	return unit, text, date
+}
+
+func currencyUnit(u string) bool {
+	return u == dollarUnit || u == euroUnit || u == poundUnit || u == yuanUnit
+}
+
+// symbolUnit is the unit of the currency symbol that ends the lexeme
+// before lx[i] ("$", "US$", "€"), or "".
+func symbolUnit(lx []lex.Lexeme, i int) string {
+	if i == 0 || lx[i-1].Kind != 'p' {
+		return ""
+	}
+	r, _ := utf8.DecodeLastRuneInString(lx[i-1].Text)
+	return symbolUnits[string(r)]
 }
 
 // rangeJoin: the lexeme joins two numbers as a range (and, to, –, 至, 到).

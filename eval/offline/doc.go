@@ -15,7 +15,9 @@ each, 公斤 apart from 公里, and 30 lb is another quantity than 30 kg, 64平�
 64公里; 2年 is 24个月, 3 weeks 21 days, 2天 48小时, 1.5公里 1500米 and 110 cm 1,100 mm, in
 coverage and in the reason; 一个半小时 -> 90分钟, 两个星期 -> 14天, a quarter of an hour
 -> 15 minutes, 三块五 -> 3.5元, 早6点 -> 06:00, 万分之五 -> 0.05%, 120名 is 120人,
-1.5倍 is 150%, $1.2M and $1.2 million are 1200000, 三万五 35000;
+1.5倍 is 150%, $1.2M and $1.2 million are 1200000, 三万五 35000; a sum of money is in
+its currency, however written ("USD 372,000", "25 US dollars", €60, "EUR 60"), and
+another currency is another amount; "a 10-calendar-day hold" is 10 days;
 "between 95 and 110 cm" gives both in cm:
 words/same_quantities.txt, same_units.txt, unit_kinds.txt, unit_factors.txt) and cut into clauses
 at commas, semicolons and colons. Each text becomes a span of features:

@@ -563,6 +563,14 @@ func TestUnitsWrittenOtherwise(t *testing.T) {
 		{"zh 块 for 元", "押金多少？", "押金两千块。", []string{"押金：2,000元"}, 1, ""},
 		{"zh a clock time as it is said", "几点交班？", "次日早6点交班。", []string{"次日6:00交班。"}, 1, ""},
 		{"en euros", "What is the late fee?", "It is 1,500 euros.", []string{"A late fee of €1,500 applies."}, 1, ""},
+		{"en a currency's code before the amount", "What does the Linde forklift at Bay 4 cost to hire?", "The Linde forklift at Bay 4 (unit 77) costs EUR 2,150 a month.", []string{fleet}, 1, "2,150"},
+		{"en a currency's name after its country", "What does a late checkout cost?", "A late checkout is 40 US dollars.", []string{"Late checkout fee: USD 40 (until 14:00)\nExtra bed fee: USD 35 per night"}, 1, ""},
+		{"en another field's amount in its currency", "What does a late checkout cost?", "A late checkout is 35 US dollars.", []string{"Late checkout fee: USD 40 (until 14:00)\nExtra bed fee: USD 35 per night"}, 0, "35 us dollars"},
+		{"en another currency", "What may a client dinner cost per guest?", "A client dinner may cost up to seventy US dollars per guest.", []string{"A client dinner may cost up to EUR 70 per guest, drinks included."}, 0, "seventy us dollars where the context gives eur 70"},
+		{"en the currency as a word", "What may a client dinner cost per guest?", "A client dinner may cost up to seventy euros per guest.", []string{"A client dinner may cost up to EUR 70 per guest, drinks included."}, 1, ""},
+		{"en a number word's unit after a modifier", "How long is a new deposit held?", "A new deposit is held for ten calendar days.", []string{"New deposits are subject to a 10-calendar-day hold."}, 1, ""},
+		{"en another number word's unit after a modifier", "How long is a new deposit held?", "A new deposit is held for seven calendar days.", []string{"New deposits are subject to a 10-calendar-day hold."}, 0, "seven calendar days"},
+		{"en another row's amount after its code", "What does the Linde forklift at Bay 4 cost to hire?", "The Linde forklift at Bay 4 (unit 77) costs EUR 1,900 a month.", []string{fleet}, 0, "eur 1,900 where cell (77, Monthly hire (EUR))"},
 		{"zh per ten thousand", "逾期违约金怎么算？", "每逾期一日按押金总额的万分之五支付违约金。", []string{"逾期退还的，每逾期一日按押金总额的0.05%支付违约金。"}, 1, ""},
 		{"zh 名 and 人 count people", "部门有多少员工？", "部门共有120名员工。", []string{"部门员工总数：120人"}, 1, ""},
 		{"zh times as percent", "工作日加班怎么算？", "工作日加班按1.5倍工资支付。", []string{"工作日延长工作时间的，按小时工资基数的150%支付。"}, 1, "1.5倍 is 150%"},
@@ -584,6 +592,10 @@ func TestUnitsWrittenOtherwise(t *testing.T) {
 		{"en no product of a date's parts", "When will Round 2 decisions come out?", "Round 2 decisions will be released by 28 April 2025.", []string{"Round 2 (2025 entry)\nInterviews: late February to mid-March 2025\nDecisions released: by 28 March 2025"}, 0, "april"},
 	})
 }
+
+// fleet is a hire table whose rows share a maker and a site, so a row is
+// told by its unit number.
+const fleet = "| Unit | Maker | Site | Monthly hire (EUR) |\n|---|---|---|---|\n| 31 | Linde | Bay 4 | 1,900 |\n| 52 | Jungheinrich | Bay 2 | 1,750 |\n| 77 | Linde | Bay 4 | 2,150 |"
 
 // TestYearNamesAShare: a year is a word that names a piece of a sentence of
 // shares, so a value the statement dates by its piece's year is that

@@ -170,7 +170,7 @@ func sharedUnit(sp *span) bool {
 // "in 2019") is a time, and a date a point in it; a sum of money ("2,000
 // yuan") is no year.
 func amount(q quantity) bool {
-	if v, err := strconv.Atoi(q.value); err == nil && len(q.value) == 4 && v >= 1800 && v < 2200 && q.unit != dollarUnit && q.unit != yuanUnit {
+	if v, err := strconv.Atoi(q.value); err == nil && len(q.value) == 4 && v >= 1800 && v < 2200 && !currencyUnit(q.unit) {
 		return false
 	}
 	return strings.Count(q.text, "-")+strings.Count(q.text, "/") < 2

@@ -759,7 +759,8 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 			continue
 		}
 		if k := slices.IndexFunc(best.quants, func(c quantity) bool {
-			return c.unit == q.unit || !c.date && !q.date && norm.Convertible(c.unit, q.unit)
+			// Another currency is another amount (€60, not $60).
+			return c.unit == q.unit || !c.date && !q.date && norm.Convertible(c.unit, q.unit) || currencyUnit(c.unit) && currencyUnit(q.unit)
 		}); q.unit != "" && k >= 0 {
 			if c := best.quants[k]; c.key != "" {
 				return fmt.Sprintf("statement says %s where the context's field %q gives %s", q.text, c.key, c.text), true
@@ -1406,7 +1407,8 @@ func valuesIn(st, q *span, cs *span) bool {
 		// An English unit is the word after the number, phrased freely (25
 		// users, 25 concurrent); a Chinese one is a measure word.
 		if !slices.ContainsFunc(cs.quants, func(c quantity) bool {
-			return c.value == x.value && (norm.Unit(c.unit) == norm.Unit(x.unit) || x.unit == "" || !containsHan(x.unit+c.unit))
+			cu, xu := norm.Unit(c.unit), norm.Unit(x.unit)
+			return c.value == x.value && (cu == xu || x.unit == "" || !containsHan(x.unit+c.unit) && !norm.SameKind(cu, xu))
 		}) {
 			return false
 		}

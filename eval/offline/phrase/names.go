@@ -141,6 +141,9 @@ func NameRuns(text string) []string {
 	}
 	for _, w := range strings.Fields(norm.StripFrame(plaintext.StripMarkup(text))) {
 		t := TrimWord(w)
+		if strings.HasPrefix(w, "(") || strings.HasPrefix(w, "[") {
+			flush() // "Petrushevskaya (Russian: …)": a gloss is no part of the name
+		}
 		switch {
 		case t != "" && Capitalised(t) && !(len(run) == 0 && EnglishStop[strings.ToLower(t)]):
 			run = append(run, t)

@@ -9,8 +9,9 @@ import (
 // A name is one thing as written: markup and the article are not the name.
 func TestNameRuns(t *testing.T) {
 	for text, want := range map[string]string{
-		"**Fare:** 480 Taka [Source: routes.pdf] and Band of Brothers play with the Harbour Band.": "Band of Brothers|Harbour Band", // markup and the article are not the name
-		"Orvel Cloud's Basic Plan allows 25 users.":                                                "Orvel Cloud's|Basic Plan",      // the owner's name ends at its 's
+		"**Fare:** 480 Taka [Source: routes.pdf] and Band of Brothers play with the Harbour Band.": "Band of Brothers|Harbour Band",                               // markup and the article are not the name
+		"Orvel Cloud's Basic Plan allows 25 users.":                                                "Orvel Cloud's|Basic Plan",                                    // the owner's name ends at its 's
+		"Mira Delane Okafor (Igbo: Mira Okafor) wrote Harbour Lights (Kestrel Press).":             "Mira Delane Okafor|Mira Okafor|Harbour Lights|Kestrel Press", // a bracket opens another name
 	} {
 		if got := NameRuns(text); strings.Join(got, "|") != want {
 			t.Errorf("NameRuns(%q) = %q, want %q", text, got, want)
