@@ -156,7 +156,13 @@ The support test (support.go), of one statement against the sentences:
     [2]"); not when the statement gives a quantity of one to a name only
     the other has, where that one gives another value of its unit (a quantity
     belongs to the name a preposition after it gives, "63 ms in Lisbon", else to
-    the last one before it).
+    the last one before it). Two prose sentences of any chunks that write one
+    name of the statement, its link ("Walter Coy" in a film's cast, "Walter
+    Darwin Coy" opening the next), support a statement the best of them
+    covers but for names the other gives (bridged): the link is written by its
+    first and last words (a word two names share, "Airport", links nothing),
+    and each such name is tied in the statement by a word the other sentence
+    has ("born in X" is not "studied in X").
  7. the reference's bar: a statement of the reference (context recall) that
     fails only on coverage is attributed when the coverage is above
     RecallThreshold in a sentence that has its names, two of its own words and

@@ -277,6 +277,9 @@ func withChunks(ev Evidence, ranks []int) string {
 		return ev.Reason
 	}
 	a, b := ranks[ev.From], ranks[ev.Also]
+	if a == b {
+		return ev.Reason
+	}
 	return fmt.Sprintf("supported by [%d] and [%d]: %s", min(a, b), max(a, b), ev.Reason)
 }
 

@@ -333,8 +333,9 @@ func clauseConflict(st, q, cs *span) (string, bool) {
 		}
 	}
 	// A clause that is the value alone stands beside the one before it
-	// ("the director, Francis Ford Coppola").
-	if vi < 0 || overlap(rel, cs.clauses[vi].feats) > 0 || !saysMore(cs.clauses[vi], st, q) {
+	// ("the director, Francis Ford Coppola"), as do the last names of a
+	// list ("which stars Celia Marsh, Hugo Penn and Dora Vell").
+	if vi < 0 || overlap(rel, cs.clauses[vi].feats) > 0 || !saysMore(cs.clauses[vi], st, q) || namesOnly(cs.clauses[vi]) {
 		return "", false
 	}
 	var num *quantity // the value when it is a number
@@ -403,6 +404,16 @@ func saysMore(c clause, st, q *span) bool {
 		}
 	}
 	return false
+}
+
+// namesOnly: the clause is capitalised words joined by "and" or "or".
+func namesOnly(c clause) bool {
+	for _, w := range strings.Fields(c.text) {
+		if t := phrase.TrimWord(w); t != "" && !phrase.Capitalised(t) && t != "and" && t != "or" && t != "&" {
+			return false
+		}
+	}
+	return true
 }
 
 // valueOfItsOwn reports whether a clause of the sentence gives a value that

@@ -351,6 +351,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 			if rev, ok := residualSupport(st, q, sents); ok {
 				return rev
 			}
+			if bev, ok := bridged(st, q, sents, best, useUnis, derived); ok {
+				return bev
+			}
 			return ev.conflict(DetectorName, detail)
 		}
 		ev.Verdict = 1
