@@ -961,7 +961,37 @@ func missingName(st, question, best *span) (string, bool) {
 func writtenWholeNearby(names []name, n name, cs *span) bool {
 	i := slices.IndexFunc(names, func(m name) bool { return m.head })
 	x := cs.index()
-	return i >= 0 && x != nil && x.others[names[i].feat][n.feat] && capitalIn(cs, names[i].feat)
+	if i < 0 || x == nil || !x.others[names[i].feat][n.feat] {
+		return false
+	}
+	// The sentence's name of that head is a part of the whole name: "Walter
+	// Coy" of "Walter Darwin Coy", not "Kelso Regional Airport" of "Denton
+	// Municipal Airport".
+	for _, whole := range x.runs[names[i].feat] {
+		if wf := wordFeats(whole); wf[n.feat] && headOf(cs, names[i].feat, wf) {
+			return true
+		}
+	}
+	return false
+}
+
+// headOf: the sentence writes the head capitalised after capitalised words
+// of the whole name only (wf, its words' features).
+func headOf(cs *span, head string, wf map[string]bool) bool {
+	ws := strings.Fields(cs.text)
+	for k, w := range ws {
+		if capitalFeat(w) != head {
+			continue
+		}
+		j := k - 1
+		for j >= 0 && capitalFeat(ws[j]) != "" && wf[capitalFeat(ws[j])] && !strings.ContainsAny(ws[j], ",;:.") {
+			j--
+		}
+		if j < 0 || capitalFeat(ws[j]) == "" || strings.ContainsAny(ws[j], ",;:.") {
+			return true
+		}
+	}
+	return false
 }
 
 // capitalIn: the sentence writes a capitalised word of the feature (a
