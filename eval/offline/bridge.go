@@ -146,11 +146,5 @@ func namesIn(first, head name, sp *span) bool {
 	if !capitalIn(sp, head.feat) {
 		return false
 	}
-	if capitalIn(sp, first.feat) {
-		return true
-	}
-	return slices.ContainsFunc(strings.Fields(sp.text), func(w string) bool {
-		f := capitalFeat(w)
-		return len(f) >= len("w:")+3 && strings.HasPrefix(first.feat, f)
-	})
+	return capitalIn(sp, first.feat) || phrase.ShortFirst(strings.TrimPrefix(first.feat, "w:"), strings.TrimPrefix(head.feat, "w:"), phrase.Stems(sp.text))
 }

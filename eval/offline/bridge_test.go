@@ -16,6 +16,7 @@ func TestBridgedSentences(t *testing.T) {
 	checkSupport(t, []supportCase{
 		{"a fuller name and a title its next sentence gives", q, "Harbour Lights starred Dora Annick Vell of \"Green Fingers\".", film, 1, "both of Vell"},
 		{"a place the other sentence gives in another role", "Where was the actress who presented \"Green Fingers\" born?", "Dora Annick Vell, who presented \"Green Fingers\", was born in Harbour Lights.", film, 0, ""},
+		{"a country the sentence gives by its demonym", "Where is Dora Vell from?", "Dora Annick Vell was a stage and television actress from Great Britain.", film, 1, ""},
 		{"the last names of a list", "Who starred in Harbour Lights?", "Harbour Lights starred Dora Vell.", film, 1, ""},
 		{"a word two names share is no link, nor the head of another name", "Where is Kelso Regional Airport?", "Denton Municipal Airport is three miles east of Kelso, Washington.", airports, 0, ""},
 		{"a numbered name's other row", "Where is Kestrel 2?", "Kestrel 2 is the B2 sheetfed press in Hall A.", presses, 0, ""},

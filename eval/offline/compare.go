@@ -45,12 +45,19 @@ func (it item) named(text string, sp *span) bool {
 	if it.feats == nil {
 		return strings.Contains(norm.Numerals(text), norm.Numerals(it.text))
 	}
-	for _, f := range it.feats {
-		if !sp.feats[f] && !sp.refFeats[f] {
+	for k, f := range it.feats {
+		if !sp.feats[f] && !sp.refFeats[f] && !(k == 0 && it.shortFirstIn(text)) {
 			return false
 		}
 	}
 	return true
+}
+
+// shortFirstIn: the text writes the item's name with its first word
+// shortened or lengthened ("Christopher Carl Carter" for "Chris Carter").
+func (it item) shortFirstIn(text string) bool {
+	w := phrase.Stems(it.text)
+	return len(w) >= 2 && "w:"+w[0] == it.feats[0] && phrase.ShortFirst(w[0], w[len(w)-1], phrase.Stems(text))
 }
 
 // value is an item's quantity for the comparison, from the first context

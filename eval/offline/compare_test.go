@@ -196,6 +196,8 @@ func TestSameValue(t *testing.T) {
 			[]string{"Ada Brook (born 1961) is an American painter.", "Cy Dunn is an American sculptor."}, 0, "Cy Dunn United States"},
 		{"a country named and one by its demonym", "No, Quaymark and Tidewell are not based in the same country.",
 			[]string{"Quaymark leads the cola segment in India.", "Tidewell is an American juice company."}, 1, "Quaymark India, Tidewell United States"},
+		{"a first name written longer", "No, Rob Vance and Cy Dunn do not have the same nationality.",
+			[]string{"Robert Allan Vance (born 1961) is an American painter.", "Cy Dunn is a Dutch sculptor."}, 1, "Rob Vance United States, Cy Dunn Netherlands"},
 		{"a compound demonym shares a country: undecided", "No, Ada Brook and Cy Dunn do not have the same nationality.",
 			[]string{"Ada Brook is an Australian painter.", "Cy Dunn is a Scottish-Australian sculptor."}, -1, ""},
 		{"a year by its form", "Tidewell and Quaymark were released in the same year.",

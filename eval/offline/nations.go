@@ -153,3 +153,27 @@ func otherNationGiven(st *span, q quantity, cs *span) bool {
 func lowercased(lx []lex.Lexeme) bool {
 	return !slices.ContainsFunc(lx, func(l lex.Lexeme) bool { return l.Kind == 'w' && l.Capital })
 }
+
+// byDemonym are the countries the text names ("Great Britain" of "from
+// Great Britain") that the sentence gives by their demonym ("a British
+// film director"), lowercased: the sentence names them in another form.
+// Only names: a demonym may be a language's ("Italian: Onorata Società"),
+// so the country's words are not covered by it.
+func byDemonym(text string, cs *span) []string {
+	if !slices.ContainsFunc(cs.quants, func(x quantity) bool { return x.unit == nationUnit }) {
+		return nil
+	}
+	ws := strings.Fields(strings.ToLower(text))
+	for i := range ws {
+		ws[i] = phrase.TrimWord(ws[i])
+	}
+	var out []string
+	for a := range ws {
+		for b := a + 1; b <= min(len(ws), a+3); b++ {
+			if c := countryNames[strings.Join(ws[a:b], " ")]; c != "" && slices.ContainsFunc(cs.quants, func(x quantity) bool { return x.unit == nationUnit && x.value == c }) {
+				out = append(out, strings.Join(ws[a:b], " "))
+			}
+		}
+	}
+	return out
+}

@@ -344,7 +344,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		detail := ""
 		if n, ok := missingName(st, q, sents[best]); ok {
 			detail = fmt.Sprintf("statement names %q, which the matching context does not mention", n)
-		} else if n, ok := namedAsWritten(st.text, withReferent(sents[best]), q, wholeNames(sents[best])...); !ok {
+		} else if n, ok := namedAsWritten(st.text, withReferent(sents[best]), q, append(wholeNames(sents[best]), byDemonym(st.text, sents[best])...)...); !ok {
 			detail = fmt.Sprintf("statement names %q, which the matching context does not write as one name", n)
 		}
 		if detail != "" {
@@ -940,7 +940,7 @@ func hasQuantity(sp *span, q quantity) bool {
 // when the sentence must write it whole or its head as a name.
 func missingName(st, question, best *span) (string, bool) {
 	for i, n := range st.names {
-		if best.feats[n.feat] || best.refFeats[n.feat] || !n.head && writtenWholeNearby(st.names[i:], n, best) {
+		if best.feats[n.feat] || best.refFeats[n.feat] || !n.head && writtenWholeNearby(st.names[i:], n, best) || slices.ContainsFunc(byDemonym(st.text, best), func(c string) bool { return slices.Contains(strings.Fields(c), strings.ToLower(n.text)) }) {
 			continue
 		}
 		if question != nil && question.feats[n.feat] {

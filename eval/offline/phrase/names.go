@@ -325,7 +325,7 @@ func named(name, stems []string) bool {
 	if core := name[:len(name)-1]; len(name) >= 2 && companySuffixes[name[len(name)-1]] && ContainsSeq(stems, core) {
 		return true // "BellSouth Corporation" in "BellSouth's operations"
 	}
-	return len(name) >= 2 && shortFirst(name[0], name[len(name)-1], stems)
+	return len(name) >= 2 && ShortFirst(name[0], name[len(name)-1], stems)
 }
 
 // companySuffixes are the stems of the words that close a company's name
@@ -338,11 +338,11 @@ var companySuffixes = func() map[string]bool {
 	return m
 }()
 
-// shortFirst: stems write the name's last word after a first word that is
+// ShortFirst: stems write the name's last word after a first word that is
 // the name's first or begins with it, or that it begins with (a short
 // first name: "Pam Veasey" names Pamela Renea Veasey, "Christopher Carter"
 // Chris Carter), a few words apart at most.
-func shortFirst(first, last string, stems []string) bool {
+func ShortFirst(first, last string, stems []string) bool {
 	if len(first) < 3 {
 		return false
 	}
