@@ -184,10 +184,10 @@ Comparisons (compare.go; package phrase reads the comparative,
 words/comparatives.txt: higher, earliest, 更多, 最低...). A statement that compares,
 or an answer that only names an item of a question that does, is decided by
 values when the context gives every item one: the alternatives of the question
-("A or B", "A还是B", "A和B，哪个"), or the rows of the table whose row the statement
+("A or B", "A还是B", "A和B，哪个", "Between A and B, which"), or the rows of the table whose row the statement
 names (of three rows or more, only a superlative decides). An item's value is
-the first quantity of the comparison's kind (a year for points in time, else one
-with a unit; other units decide nothing) in the clause saying most of what is
+the first quantity of the comparison's kind (a year for points in time, "a 1973
+Disney film" too, else one with a unit; other units decide nothing) in the clause saying most of what is
 compared of the first piece that names it and no other item, or names none in a
 run that opens on it; in a sentence that names them all, in the clauses from its
 name to another's ("A (born 1951) ... B (born December 29, 1995)"). The statement is supported when its item holds the extreme
