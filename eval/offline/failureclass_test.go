@@ -208,7 +208,7 @@ func TestWordsThatTieTheAnswerToTheQuestion(t *testing.T) {
 }
 
 func TestStemsOfOneVerbAgree(t *testing.T) {
-	for _, ws := range [][]string{{"play", "plays", "played", "playing", "player"}, {"study", "studies", "studied", "studying"}, {"pay", "pays", "paid"}, {"deliver", "delivers", "delivered", "delivering", "delivery"}, {"order", "orders", "ordered", "ordering"}} {
+	for _, ws := range [][]string{{"play", "plays", "played", "playing", "player"}, {"study", "studies", "studied", "studying"}, {"pay", "pays", "paid"}, {"deliver", "delivers", "delivered", "delivering", "delivery"}, {"order", "orders", "ordered", "ordering"}, {"produce", "produced", "producer", "production"}, {"reduce", "reduced", "reduction"}} {
 		for _, w := range ws[1:] {
 			if norm.Stem(w) != norm.Stem(ws[0]) {
 				t.Errorf("Stem(%q) = %q, Stem(%q) = %q: one verb", w, norm.Stem(w), ws[0], norm.Stem(ws[0]))

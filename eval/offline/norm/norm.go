@@ -584,6 +584,10 @@ func Stem(w string) string {
 			break
 		}
 	}
+	// production -> product -> produc, as produced and producer.
+	if strings.HasSuffix(w, "duct") && len(w) >= 6 {
+		w = w[:len(w)-1]
+	}
 	// studied -> studi -> study, as study itself and plays -> play stay whole.
 	if n := len(w); n > 3 && w[n-1] == 'i' {
 		w = w[:n-1] + "y"
