@@ -153,12 +153,27 @@ func NameRuns(text string) []string {
 		default:
 			flush()
 		}
-		if t != w && strings.ContainsAny(w[len(w)-1:], ",;:.!?()\"") || possessive(t) {
+		if t != w && strings.ContainsAny(w[len(w)-1:], ",;:.!?()\"") && !initials(w) || possessive(t) {
 			flush() // "Orvel Cloud's Basic plan": the owner's name ends at its 's
 		}
 	}
 	flush()
 	return out
+}
+
+// initials: the word is two or more capital letters each with its full
+// stop ("C.D."), which goes on with the name; one ("J.", "Charles V.") may
+// end a sentence.
+func initials(w string) bool {
+	if len(w) < 4 || len(w)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(w); i += 2 {
+		if w[i] < 'A' || w[i] > 'Z' || w[i+1] != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // Stems is a text's words, lowered and stemmed, in order.
@@ -325,7 +340,34 @@ func named(name, stems []string) bool {
 	if core := name[:len(name)-1]; len(name) >= 2 && companySuffixes[name[len(name)-1]] && ContainsSeq(stems, core) {
 		return true // "BellSouth Corporation" in "BellSouth's operations"
 	}
-	return len(name) >= 2 && ShortFirst(name[0], name[len(name)-1], stems)
+	return len(name) >= 2 && ShortFirst(name[0], name[len(name)-1], stems) || byInitials(name, stems) || byInitials(stems, name)
+}
+
+// byInitials: a name whose first words are initials ("C.D. Toledo", read
+// c d toledo) is named by words with those first letters before its last
+// word (Club Deportivo Toledo), and the other way round.
+func byInitials(name, stems []string) bool {
+	k := 0
+	for k < len(name)-1 && len(name[k]) == 1 {
+		k++
+	}
+	if k < 2 {
+		return false
+	}
+	last := name[k]
+	for i := k; i < len(stems); i++ {
+		if stems[i] != last {
+			continue
+		}
+		match := true
+		for j := 0; j < k && match; j++ {
+			match = len(stems[i-k+j]) > 1 && strings.HasPrefix(stems[i-k+j], name[j])
+		}
+		if match {
+			return true
+		}
+	}
+	return false
 }
 
 // companySuffixes are the stems of the words that close a company's name
