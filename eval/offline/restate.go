@@ -142,7 +142,8 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 		if ev.Verdict != 1 {
 			continue
 		}
-		if !aboutAny(a, premise) && !linkedOnce()[a] && overlap(q.feats, a.feats) < RestateEcho {
+		if !aboutAny(a, premise) && !linkedOnce()[a] && overlap(q.feats, a.feats) < RestateEcho &&
+			!(cutFromQuestion(a, q, st, r) && a.next != nil && (aboutAny(a.next, premise) || linkedOnce()[a.next])) {
 			continue
 		}
 		if _, ok := namedAsWritten(r, a.text, q); !ok || !lowercaseIn(r, a.text) {
@@ -162,6 +163,21 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 		return ev, true
 	}
 	return Evidence{}, false
+}
+
+// cutFromQuestion: the sentence opens a chunk cut from its name on a bare
+// description ("The ceremony was chaired by …", dangling) of what the
+// question names ("… the ceremony in which …"), and has the word that ties
+// the residual in the statement ("Orla Venn approved the policy" is not
+// "The policy was drafted by … Orla Venn"): it goes with the sentence
+// after it in its chunk, when that one is about the premise.
+func cutFromQuestion(a, q, st *span, residual string) bool {
+	if !dangling(a) || !q.feats["w:"+norm.Stem(phrase.SubjectNoun(a.text))] {
+		return false
+	}
+	first, _, _ := strings.Cut(residual, " ")
+	rel := nameRelation(st.text, first)
+	return rel == "" || a.feats["w:"+rel]
 }
 
 // lowercaseIn: no lowercase word of the residual is one the sentence writes

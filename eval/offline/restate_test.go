@@ -349,3 +349,17 @@ func TestResidualWordOnlyInAName(t *testing.T) {
 		{"a key capitalised by its place", "What's the 15-minute exposure limit for thinner T-40?", "Thinner T-40 has a short-term exposure limit of 100 ppm over 15 minutes.", record, 1, ""},
 	})
 }
+
+// TestChunkCutFromItsName: a chunk that opens on a bare description of what
+// the question names ("The ceremony was chaired by …") is about that, for
+// a restated answer tied there by the statement's word, and not for one
+// the sentence ties by another ("drafted" is no "approved").
+func TestChunkCutFromItsName(t *testing.T) {
+	awards := []string{" The ceremony was chaired by Ines Marlo. \"Quay Lights\" won the award for Best Film. Written by Oren Dask and Lia Fenn, the film won three categories at the 2011 Harbour Awards."}
+	policy := []string{"Quay Mutual is a regional insurer based in Dover. Its claims escalation policy covers disputed claims.", " The policy was drafted by claims lead Mara Quill in early 2021. It was approved by the risk committee chair, Tom Aske, in June of that year."}
+	checkSupport(t, []supportCase{
+		{"the description the question names", "Who chaired the ceremony in which the film written by Oren Dask and Lia Fenn won the award for Best Film?",
+			"Ines Marlo chaired the ceremony in which the film written by Oren Dask and Lia Fenn won the award for Best Film.", awards, 1, "Ines Marlo"},
+		{"tied there by another word", "Who approved the Quay Mutual claims escalation policy?", "Mara Quill approved the Quay Mutual claims escalation policy.", policy, 0, ""},
+	})
+}

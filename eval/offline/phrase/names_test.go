@@ -11,7 +11,7 @@ func TestNameRuns(t *testing.T) {
 	for text, want := range map[string]string{
 		"**Fare:** 480 Taka [Source: routes.pdf] and Band of Brothers play with the Harbour Band.": "Band of Brothers|Harbour Band",                               // markup and the article are not the name
 		"Orvel Cloud's Basic Plan allows 25 users.":                                                "Orvel Cloud's|Basic Plan",                                    // the owner's name ends at its 's
-		"She plays for F.C. Harbury in Kent, as did Ada Vale.":                                     "F.C Harbury|Ada Vale",                                       // initials go on with the name
+		"She plays for F.C. Harbury in Kent, as did Ada Vale.":                                     "F.C Harbury|Ada Vale",                                        // initials go on with the name
 		"Mira Delane Okafor (Igbo: Mira Okafor) wrote Harbour Lights (Kestrel Press).":             "Mira Delane Okafor|Mira Okafor|Harbour Lights|Kestrel Press", // a bracket opens another name
 	} {
 		if got := NameRuns(text); strings.Join(got, "|") != want {
