@@ -393,12 +393,21 @@ func ShortFirst(first, last string, stems []string) bool {
 			continue
 		}
 		for j := max(0, i-1-NameGap); j < i; j++ {
-			if t := stems[j]; len(t) >= 3 && t != last && (strings.HasPrefix(t, first) || strings.HasPrefix(first, t)) {
+			if t := stems[j]; len(t) >= 3 && t != last && (strings.HasPrefix(t, first) || strings.HasPrefix(first, t) || nickname(t, first)) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// nickname: a short form that keeps the first three letters of the name
+// and ends as short forms do ("Patti", Patricia; "Danny", Daniel).
+func nickname(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return len(a) <= 5 && a[:3] == b[:3] && (strings.HasSuffix(a, "y") || strings.HasSuffix(a, "ie") || strings.HasSuffix(a, "i"))
 }
 
 // FirstWordAt is where text first writes name as a word of its own; -1 when

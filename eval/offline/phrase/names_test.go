@@ -56,6 +56,8 @@ func TestLinksByAVariantOfAName(t *testing.T) {
 		{"Quaytel bought Harbourcom's Kent operations in 1998.", "Harbourcom Corporation was a telecoms company based in Dover.", true},
 		{"The film stars Pam Veasey as the mayor.", "Pamela Renea Veasey (born 1962) is a writer.", true},
 		{"The film stars Ann Veasey as the mayor.", "Pamela Renea Veasey (born 1962) is a writer.", false},
+		{"The poems are by Patti Veasey.", "Patricia Lee Veasey (born 1946) is a poet.", true}, // a nickname in -i, -ie or -y
+		{"The album was produced by Mark Veasey.", "Martin Veasey (born 1950) is a painter.", false},
 	} {
 		if got := Links(MentionsOf(tt.a), MentionsOf(tt.b)); got != tt.want {
 			t.Errorf("Links(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
