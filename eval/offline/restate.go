@@ -75,6 +75,13 @@ func residual(st, q *span) string {
 			keep[i] = false
 		}
 	}
+	// So is one at the start of a kept run of names ("Singles Dominic
+	// Thiem" of "… Sabadell - Singles Dominic Thiem").
+	for i := 0; i+1 < len(words); i++ {
+		if keep[i] && keep[i+1] && (i == 0 || !keep[i-1]) && asked[phrase.TrimWord(words[i])] && phrase.Capitalised(phrase.TrimWord(words[i+1])) {
+			keep[i] = false
+		}
+	}
 	var kept []string
 	for i, w := range words {
 		if keep[i] {

@@ -334,6 +334,10 @@ func TestResidualLeavesTheQuestionsWord(t *testing.T) {
 	if got := residual(analyze("The 33rd Test Squadron was based at Quay Air Base, a former base in Kent US state."), analyze(q)); got != "Kent" {
 		t.Errorf("residual = %q, want Kent", got)
 	}
+	q = "Whom did the champion defeat in the 2017 Quay Open - Singles?"
+	if got := residual(analyze("The champion defeat in the 2017 Quay Open - Singles Ada Vale."), analyze(q)); got != "Ada Vale" {
+		t.Errorf("residual = %q, want Ada Vale", got)
+	}
 }
 
 // TestResidualWordOnlyInAName: a restated answer's lowercase word that its
