@@ -248,7 +248,8 @@ conjuncts, each supported only by a sentence that names its own name; the second
 name ends where a sentence writes it as one (with the lowercase words it writes
 after it: "Sake bomb"); a Chinese name is mentioned by its whole name in its
 chunk so far, not by a pair of its characters. A collective predicate (the same,
-between, married, 相同, 之间: words/collective.txt) is not distributed. A "both"
+between, married, 相同, 之间: words/collective.txt) is not distributed, but what two
+things "have in common" or "share" each has (phrase.CommonGround). A "both"
 (两家机构…都) that names neither stands for the two names the question coordinates,
 and holds only if each conjunct does, however well the whole matches; "only A"
 of one of them holds when the context contradicts it of the other. A denial
