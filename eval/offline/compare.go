@@ -283,35 +283,41 @@ func wordAt(text, word string) int {
 // lastMention is where the text last writes one of the item's own words,
 // or -1.
 func lastMention(text string, it item) int {
-	lower := strings.ToLower(text)
-	at := -1
-	for _, w := range strings.Fields(it.text) {
-		if it.feats != nil && !slices.Contains(it.feats, "w:"+norm.Stem(strings.ToLower(phrase.TrimWord(w)))) {
-			continue
-		}
-		at = max(at, strings.LastIndex(lower, strings.ToLower(phrase.TrimWord(w))))
+	lower, at := strings.ToLower(text), -1
+	for _, w := range it.ownWords() {
+		at = max(at, strings.LastIndex(lower, w))
 	}
 	return at
 }
 
-// firstMention is where the text first writes the item's first word.
+// firstMention is where the text first writes one of the item's own words,
+// or -1.
 func firstMention(text string, it item) int {
-	lower := strings.ToLower(text)
-	at := -1
-	for _, w := range strings.Fields(it.text) {
-		// The item's own words: two items may share their first ("Northbunk
-		// Porto Ribeira", "Northbunk Seville Triana").
-		if it.feats != nil && !slices.Contains(it.feats, "w:"+norm.Stem(strings.ToLower(phrase.TrimWord(w)))) {
-			continue
-		}
-		if i := strings.Index(lower, strings.ToLower(phrase.TrimWord(w))); i >= 0 && (at < 0 || i < at) {
+	lower, at := strings.ToLower(text), -1
+	for _, w := range it.ownWords() {
+		if i := strings.Index(lower, w); i >= 0 && (at < 0 || i < at) {
 			at = i
 		}
+	}
+	return at
+}
+
+// ownWords are the lowercased words the item is found by: its own (two
+// items may share their first, "Northbunk Porto Ribeira" and "Northbunk
+// Seville Triana"), or a Chinese item's first.
+func (it item) ownWords() []string {
+	var out []string
+	for _, w := range strings.Fields(it.text) {
+		lw := strings.ToLower(phrase.TrimWord(w))
+		if it.feats != nil && !slices.Contains(it.feats, "w:"+norm.Stem(lw)) {
+			continue
+		}
+		out = append(out, lw)
 		if it.feats == nil {
 			break
 		}
 	}
-	return at
+	return out
 }
 
 // onlyNames: an answer that says no more than its item (and the question's
