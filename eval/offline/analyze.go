@@ -80,7 +80,6 @@ type quantity struct {
 	text  string
 	key   string // the field it is the value of ("Fare" of "Fare: 480 Taka"), for reasons
 	date  bool   // a part of a date (its year, month or day), no count or amount
-	name  bool   // its unit is a capitalised word no unit list knows ("a 2013 American film")
 }
 
 // The units of a sum of money, by the currency's symbol, code or word
@@ -238,7 +237,6 @@ func lexClause(text string, sp *span) clause {
 			}
 			q := quantity{value: v, text: l.Text}
 			q.unit, q.text, q.date = unitAt(lx, i)
-			q.name = q.unit != "" && i+1 < len(lx) && lx[i+1].Capital && q.unit == norm.Stem(lx[i+1].Text) && norm.Unit(q.unit) == q.unit
 			// The first number of a range takes the unit of the second
 			// ("between 95 and 110 cm", "3至5天").
 			if q.unit == "" && i+2 < len(lx) && lx[i+2].Kind == 'n' && rangeJoin(lx[i+1]) {

@@ -139,16 +139,11 @@ func namesOther(its []item, k int, text string, sp *span) bool {
 	return false
 }
 
-// kindValue: a year for points in time (a year before a name is one: "a
-// 1973 Disney film"), else the first quantity with a unit.
+// kindValue: a year for points in time, else the first quantity with a unit.
 func kindValue(c comparison, qs []quantity) (value, bool) {
 	for _, q := range qs {
-		if v, err := strconv.ParseFloat(q.value, 64); err == nil && c.Time && (q.unit == "" || q.unit == "年" || q.name) && v >= 1000 && v <= 2200 && v == float64(int(v)) {
-			text := q.text
-			if q.name {
-				text = q.value
-			}
-			return value{q: quantity{value: q.value, unit: "year", text: text}, v: v}, true
+		if v, err := strconv.ParseFloat(q.value, 64); err == nil && c.Time && (q.unit == "" || q.unit == "年") && v >= 1000 && v <= 2200 && v == float64(int(v)) {
+			return value{q: quantity{value: q.value, unit: "year", text: q.text}, v: v}, true
 		}
 	}
 	for _, q := range qs {
@@ -188,35 +183,15 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 			}
 		}
 	}
-	// The statement's item: the one it names last before its comparative
-	// word ("Between A and B, B is older"), else the first it names (as
-	// Chinese does: "A比B更高").
-	x, at, cw := -1, -1, -1
-	if !st.hasHan {
-		cw = wordAt(st.text, c.Word)
-	}
+	// The statement's item: the first it names.
+	x, at := -1, -1
 	for k, it := range its {
 		if !it.named(st.text, st) {
-			continue
-		}
-		if cw > 0 {
-			if pos := lastMention(st.text[:cw], it); pos >= 0 && pos > at {
-				x, at = k, pos
-			}
 			continue
 		}
 		pos := firstMention(st.text, it)
 		if x < 0 || pos >= 0 && pos < at {
 			x, at = k, pos
-		}
-	}
-	if x < 0 && cw > 0 {
-		for k, it := range its {
-			if it.named(st.text, st) {
-				if pos := firstMention(st.text, it); x < 0 || pos >= 0 && pos < at {
-					x, at = k, pos
-				}
-			}
 		}
 	}
 	if x < 0 {
@@ -269,25 +244,6 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 		}
 	}
 	return ev, true
-}
-
-// wordAt is where the text writes the word (lowercased, as a whole word),
-// or -1.
-func wordAt(text, word string) int {
-	if word == "" {
-		return -1
-	}
-	return phrase.FirstWordAt(strings.ToLower(text), strings.ToLower(word))
-}
-
-// lastMention is where the text last writes one of the item's own words,
-// or -1.
-func lastMention(text string, it item) int {
-	lower, at := strings.ToLower(text), -1
-	for _, w := range it.ownWords() {
-		at = max(at, strings.LastIndex(lower, w))
-	}
-	return at
 }
 
 // firstMention is where the text first writes one of the item's own words,

@@ -21,11 +21,7 @@ func conjuncts(text string, sents []*span) []phrase.Conjunct {
 // a sentence about its name (else the first that fails gives the evidence);
 // ok is false when it coordinates no two names.
 func coordinated(st, q *span, sents []*span) (Evidence, bool) {
-	text := st.text
-	if t, ok := phrase.CommonGround(text); ok {
-		text = t
-	}
-	cs := conjuncts(text, sents)
+	cs := conjuncts(st.text, sents)
 	if len(cs) == 0 {
 		return Evidence{}, false
 	}

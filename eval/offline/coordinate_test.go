@@ -23,10 +23,6 @@ func TestCoordinationIsSaidOfEachName(t *testing.T) {
 		// Each conjunct is said of its own name: a sentence about the
 		// other one does not support it.
 		{"the other name's sentence", "Harbourton and Quayside, are located in which region?", "Harbourton and Quayside are located in the south.", cities, 0, ""},
-		// What two things have in common, or share, each has.
-		{"what they have in common", "", "Harbour Belle and Quay Star have in common ships.", boats, 1, "says it of each of two"},
-		{"what they share", "What do Harbour Belle and Quay Star share?", "Harbour Belle and Quay Star share a shipyard in Kent.", boats, 0, ""},
-		{"a shared sameness is read as one", "", "Harbourton and Quayside share the same region.", cities, 0, ""},
 	})
 }
 

@@ -184,10 +184,10 @@ Comparisons (compare.go; package phrase reads the comparative,
 words/comparatives.txt: higher, earliest, 更多, 最低...). A statement that compares,
 or an answer that only names an item of a question that does, is decided by
 values when the context gives every item one: the alternatives of the question
-("A or B", "A还是B", "A和B，哪个", "Between A and B, which"), or the rows of the table whose row the statement
+("A or B", "A还是B", "A和B，哪个"), or the rows of the table whose row the statement
 names (of three rows or more, only a superlative decides). An item's value is
-the first quantity of the comparison's kind (a year for points in time, "a 1973
-Disney film" too, else one with a unit; other units decide nothing) in the clause saying most of what is
+the first quantity of the comparison's kind (a year for points in time, else one
+with a unit; other units decide nothing) in the clause saying most of what is
 compared of the first piece that names it and no other item, or names none in a
 run that opens on it; in a sentence that names them all, in the clauses from its
 name to another's ("A (born 1951) ... B (born December 29, 1995)"). The statement is supported when its item holds the extreme
@@ -248,8 +248,7 @@ conjuncts, each supported only by a sentence that names its own name; the second
 name ends where a sentence writes it as one (with the lowercase words it writes
 after it: "Sake bomb"); a Chinese name is mentioned by its whole name in its
 chunk so far, not by a pair of its characters. A collective predicate (the same,
-between, married, 相同, 之间: words/collective.txt) is not distributed, but what two
-things "have in common" or "share" each has (phrase.CommonGround). A "both"
+between, married, 相同, 之间: words/collective.txt) is not distributed. A "both"
 (两家机构…都) that names neither stands for the two names the question coordinates,
 and holds only if each conjunct does, however well the whole matches; "only A"
 of one of them holds when the context contradicts it of the other. A denial

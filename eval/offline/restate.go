@@ -75,13 +75,6 @@ func residual(st, q *span) string {
 			keep[i] = false
 		}
 	}
-	// So is one at the start of a kept run of names ("Singles Dominic
-	// Thiem" of "… Sabadell - Singles Dominic Thiem").
-	for i := 0; i+1 < len(words); i++ {
-		if keep[i] && keep[i+1] && (i == 0 || !keep[i-1]) && asked[phrase.TrimWord(words[i])] && phrase.Capitalised(phrase.TrimWord(words[i+1])) {
-			keep[i] = false
-		}
-	}
 	var kept []string
 	for i, w := range words {
 		if keep[i] {
@@ -149,8 +142,7 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 		if ev.Verdict != 1 {
 			continue
 		}
-		if !aboutAny(a, premise) && !linkedOnce()[a] && overlap(q.feats, a.feats) < RestateEcho &&
-			!(cutFromQuestion(a, q, st, r) && a.next != nil && (aboutAny(a.next, premise) || linkedOnce()[a.next])) {
+		if !aboutAny(a, premise) && !linkedOnce()[a] && overlap(q.feats, a.feats) < RestateEcho {
 			continue
 		}
 		if _, ok := namedAsWritten(r, a.text, q); !ok || !lowercaseIn(r, a.text) {
@@ -170,21 +162,6 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 		return ev, true
 	}
 	return Evidence{}, false
-}
-
-// cutFromQuestion: the sentence opens a chunk cut from its name on a bare
-// description ("The ceremony was chaired by …", dangling) of what the
-// question names ("… the ceremony in which …"), and has the word that ties
-// the residual in the statement ("Orla Venn approved the policy" is not
-// "The policy was drafted by … Orla Venn"): it goes with the sentence
-// after it in its chunk, when that one is about the premise.
-func cutFromQuestion(a, q, st *span, residual string) bool {
-	if !dangling(a) || !q.feats["w:"+norm.Stem(phrase.SubjectNoun(a.text))] {
-		return false
-	}
-	first, _, _ := strings.Cut(residual, " ")
-	rel := nameRelation(st.text, first)
-	return rel == "" || a.feats["w:"+rel]
 }
 
 // lowercaseIn: no lowercase word of the residual is one the sentence writes

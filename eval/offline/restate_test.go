@@ -334,10 +334,6 @@ func TestResidualLeavesTheQuestionsWord(t *testing.T) {
 	if got := residual(analyze("The 33rd Test Squadron was based at Quay Air Base, a former base in Kent US state."), analyze(q)); got != "Kent" {
 		t.Errorf("residual = %q, want Kent", got)
 	}
-	q = "Whom did the champion defeat in the 2017 Quay Open - Singles?"
-	if got := residual(analyze("The champion defeat in the 2017 Quay Open - Singles Ada Vale."), analyze(q)); got != "Ada Vale" {
-		t.Errorf("residual = %q, want Ada Vale", got)
-	}
 }
 
 // TestResidualWordOnlyInAName: a restated answer's lowercase word that its
@@ -351,19 +347,5 @@ func TestResidualWordOnlyInAName(t *testing.T) {
 	checkSupport(t, []supportCase{
 		{"a word of the title", q, "Tom Reed played Ann Lee's brother.", ctx, 0, ""},
 		{"a key capitalised by its place", "What's the 15-minute exposure limit for thinner T-40?", "Thinner T-40 has a short-term exposure limit of 100 ppm over 15 minutes.", record, 1, ""},
-	})
-}
-
-// TestChunkCutFromItsName: a chunk that opens on a bare description of what
-// the question names ("The ceremony was chaired by …") is about that, for
-// a restated answer tied there by the statement's word, and not for one
-// the sentence ties by another ("drafted" is no "approved").
-func TestChunkCutFromItsName(t *testing.T) {
-	awards := []string{" The ceremony was chaired by Ines Marlo. \"Quay Lights\" won the award for Best Film. Written by Oren Dask and Lia Fenn, the film won three categories at the 2011 Harbour Awards."}
-	policy := []string{"Quay Mutual is a regional insurer based in Dover. Its claims escalation policy covers disputed claims.", " The policy was drafted by claims lead Mara Quill in early 2021. It was approved by the risk committee chair, Tom Aske, in June of that year."}
-	checkSupport(t, []supportCase{
-		{"the description the question names", "Who chaired the ceremony in which the film written by Oren Dask and Lia Fenn won the award for Best Film?",
-			"Ines Marlo chaired the ceremony in which the film written by Oren Dask and Lia Fenn won the award for Best Film.", awards, 1, "Ines Marlo"},
-		{"tied there by another word", "Who approved the Quay Mutual claims escalation policy?", "Mara Quill approved the Quay Mutual claims escalation policy.", policy, 0, ""},
 	})
 }

@@ -17,30 +17,6 @@ type Conjunct struct {
 	Text, Name string
 }
 
-// commonGround is what two things "have in common" or "share": each has it.
-var commonGround = regexp.MustCompile(`(?i)\b(?:(have|has|had) in common|(have|has|had) (.+?) in common|(share|shares|shared)) `)
-
-// CommonGround is the statement with what two things are said to have in
-// common said of both ("A and B have in common plants" -> "A and B both
-// have plants"; "A and B share a format" -> "A and B both have a format");
-// ok is false when it says no such thing, or a sameness ("share the same
-// nationality"), which is read as one.
-func CommonGround(text string) (string, bool) {
-	m := commonGround.FindStringSubmatchIndex(text)
-	if m == nil || !strings.Contains(text[:m[0]], " and ") {
-		return "", false
-	}
-	rest := text[m[1]:]
-	if w, _, _ := strings.Cut(strings.TrimPrefix(strings.ToLower(rest), "the "), " "); w == "same" || w == "different" {
-		return "", false
-	}
-	pred := "have " + rest
-	if m[6] >= 0 { // "have X in common": X is what each has
-		pred = "have " + text[m[6]:m[7]] + " " + rest
-	}
-	return text[:m[0]] + "both " + pred, true
-}
-
 // Conjuncts are the statement with "A and B" (both dropped) read once as A
 // and once as B; nil when it coordinates no two names or its predicate is
 // collective. B ends where the longest run of its words written (by the

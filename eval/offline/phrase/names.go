@@ -153,27 +153,12 @@ func NameRuns(text string) []string {
 		default:
 			flush()
 		}
-		if t != w && strings.ContainsAny(w[len(w)-1:], ",;:.!?()\"") && !initials(w) || possessive(t) {
+		if t != w && strings.ContainsAny(w[len(w)-1:], ",;:.!?()\"") || possessive(t) {
 			flush() // "Orvel Cloud's Basic plan": the owner's name ends at its 's
 		}
 	}
 	flush()
 	return out
-}
-
-// initials: the word is two or more capital letters each with its full
-// stop ("C.D."), which goes on with the name; one ("J.", "Charles V.") may
-// end a sentence.
-func initials(w string) bool {
-	if len(w) < 4 || len(w)%2 != 0 {
-		return false
-	}
-	for i := 0; i < len(w); i += 2 {
-		if w[i] < 'A' || w[i] > 'Z' || w[i+1] != '.' {
-			return false
-		}
-	}
-	return true
 }
 
 // Stems is a text's words, lowered and stemmed, in order.
@@ -340,34 +325,7 @@ func named(name, stems []string) bool {
 	if core := name[:len(name)-1]; len(name) >= 2 && companySuffixes[name[len(name)-1]] && ContainsSeq(stems, core) {
 		return true // "BellSouth Corporation" in "BellSouth's operations"
 	}
-	return len(name) >= 2 && ShortFirst(name[0], name[len(name)-1], stems) || byInitials(name, stems) || byInitials(stems, name)
-}
-
-// byInitials: a name whose first words are initials ("C.D. Toledo", read
-// c d toledo) is named by words with those first letters before its last
-// word (Club Deportivo Toledo), and the other way round.
-func byInitials(name, stems []string) bool {
-	k := 0
-	for k < len(name)-1 && len(name[k]) == 1 {
-		k++
-	}
-	if k < 2 {
-		return false
-	}
-	last := name[k]
-	for i := k; i < len(stems); i++ {
-		if stems[i] != last {
-			continue
-		}
-		match := true
-		for j := 0; j < k && match; j++ {
-			match = len(stems[i-k+j]) > 1 && strings.HasPrefix(stems[i-k+j], name[j])
-		}
-		if match {
-			return true
-		}
-	}
-	return false
+	return len(name) >= 2 && ShortFirst(name[0], name[len(name)-1], stems)
 }
 
 // companySuffixes are the stems of the words that close a company's name
@@ -393,21 +351,12 @@ func ShortFirst(first, last string, stems []string) bool {
 			continue
 		}
 		for j := max(0, i-1-NameGap); j < i; j++ {
-			if t := stems[j]; len(t) >= 3 && t != last && (strings.HasPrefix(t, first) || strings.HasPrefix(first, t) || nickname(t, first)) {
+			if t := stems[j]; len(t) >= 3 && t != last && (strings.HasPrefix(t, first) || strings.HasPrefix(first, t)) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// nickname: a short form that keeps the first three letters of the name
-// and ends as short forms do ("Patti", Patricia; "Danny", Daniel).
-func nickname(a, b string) bool {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	return len(a) <= 5 && a[:3] == b[:3] && (strings.HasSuffix(a, "y") || strings.HasSuffix(a, "ie") || strings.HasSuffix(a, "i"))
 }
 
 // FirstWordAt is where text first writes name as a word of its own; -1 when

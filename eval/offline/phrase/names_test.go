@@ -11,26 +11,11 @@ func TestNameRuns(t *testing.T) {
 	for text, want := range map[string]string{
 		"**Fare:** 480 Taka [Source: routes.pdf] and Band of Brothers play with the Harbour Band.": "Band of Brothers|Harbour Band",                               // markup and the article are not the name
 		"Orvel Cloud's Basic Plan allows 25 users.":                                                "Orvel Cloud's|Basic Plan",                                    // the owner's name ends at its 's
-		"She plays for F.C. Harbury in Kent, as did Ada Vale.":                                     "F.C Harbury|Ada Vale",                                        // initials go on with the name
 		"Mira Delane Okafor (Igbo: Mira Okafor) wrote Harbour Lights (Kestrel Press).":             "Mira Delane Okafor|Mira Okafor|Harbour Lights|Kestrel Press", // a bracket opens another name
 	} {
 		if got := NameRuns(text); strings.Join(got, "|") != want {
 			t.Errorf("NameRuns(%q) = %q, want %q", text, got, want)
 		}
-	}
-}
-
-// TestLinksByInitials: a name whose first words are initials links to the
-// sentence that writes them whole, either way round.
-func TestLinksByInitials(t *testing.T) {
-	a := MentionsOf("Ada Vale is a striker who plays for F.C. Harbury in Kent.")
-	b := MentionsOf("Football Club Harbury was founded in 1911 and plays at Quay Park.")
-	c := MentionsOf("Harbury Rovers plays at Marsh Park.")
-	if !Links(a, b) || !Links(b, a) {
-		t.Errorf("Links = %v, %v; want true both ways", Links(a, b), Links(b, a))
-	}
-	if Links(a, c) {
-		t.Error("F.C. Harbury links to Harbury Rovers; want no link")
 	}
 }
 
@@ -56,8 +41,6 @@ func TestLinksByAVariantOfAName(t *testing.T) {
 		{"Quaytel bought Harbourcom's Kent operations in 1998.", "Harbourcom Corporation was a telecoms company based in Dover.", true},
 		{"The film stars Pam Veasey as the mayor.", "Pamela Renea Veasey (born 1962) is a writer.", true},
 		{"The film stars Ann Veasey as the mayor.", "Pamela Renea Veasey (born 1962) is a writer.", false},
-		{"The poems are by Patti Veasey.", "Patricia Lee Veasey (born 1946) is a poet.", true}, // a nickname in -i, -ie or -y
-		{"The album was produced by Mark Veasey.", "Martin Veasey (born 1950) is a painter.", false},
 	} {
 		if got := Links(MentionsOf(tt.a), MentionsOf(tt.b)); got != tt.want {
 			t.Errorf("Links(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)

@@ -369,9 +369,6 @@ func alternatives(question string) []string {
 		}
 		return []string{strings.Join(lw, " "), strings.Join(rw, " ")}
 	}
-	if alts := namedPair(q); alts != nil {
-		return alts
-	}
 	for _, sep := range []string{"还是", "和", "与", "或"} {
 		i := strings.Index(q, sep)
 		if i <= 0 {
@@ -392,34 +389,6 @@ func alternatives(question string) []string {
 		}
 	}
 	return nil
-}
-
-// namedPair is the two names an English comparison joins by "and" before
-// it asks which ("Between Kim Clijsters and Mary Pierce, who is older?"),
-// as "A和B，哪个…" does; nil when there are none.
-func namedPair(q string) []string {
-	head, rest, ok := strings.Cut(q, ", ")
-	if !ok || !strings.Contains(head, " and ") {
-		return nil
-	}
-	if w, _, _ := strings.Cut(rest, " "); !openingWords[strings.ToLower(w)] {
-		return nil
-	}
-	if _, ok := ComparisonIn(rest); !ok {
-		return nil
-	}
-	i := strings.LastIndex(head, " and ")
-	left, right := strings.Fields(head[:i]), strings.Fields(head[i+5:])
-	// The left name is the capitalised words before "and"; the right all
-	// after it, which must be capitalised too.
-	k := len(left)
-	for k > 0 && Capitalised(TrimWord(left[k-1])) {
-		k--
-	}
-	if k == len(left) || len(right) == 0 || len(right) > 8 || slices.ContainsFunc(right, func(w string) bool { return !Capitalised(TrimWord(w)) && !NameParticles[w] }) {
-		return nil
-	}
-	return []string{strings.Join(left[k:], " "), strings.Join(right, " ")}
 }
 
 // apposition: a piece that opens on an article describes the name before it.
