@@ -147,8 +147,9 @@ func kindValue(c comparison, qs []quantity) (value, bool) {
 		}
 	}
 	for _, q := range qs {
-		// Points in time without a year: days of a month (每月20日).
-		if v, err := strconv.ParseFloat(q.value, 64); err == nil && q.unit != "" && q.unit != "月" && q.unit != "weekday" && (!c.Time || q.unit == dayUnit) {
+		// Points in time without a year: days of a month (每月20日). A
+		// year is no amount ("1931年鼎盛时期有工人220名" compares 220名).
+		if v, err := strconv.ParseFloat(q.value, 64); err == nil && q.unit != "" && q.unit != "月" && q.unit != "weekday" && (!c.Time || q.unit == dayUnit) && !(q.unit == "年" && v >= 1000) {
 			return value{q: q, v: v}, true
 		}
 	}
@@ -230,7 +231,7 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 	// A statement that restates the question around its item says no more
 	// than the comparison; anything else it says must be covered.
 	rest := withoutComparative(st, c)
-	if cov := coverage(rest, q, sents[from], useUnis); cov >= 0 && cov < SupportThreshold && !onlyNames(st, q, its[x]) {
+	if cov := coverage(rest, q, sents[from], useUnis); cov >= 0 && cov < SupportThreshold && !onlyNames(st, q, its[x]) && !onlyComparison(st, q, its, c) {
 		return Evidence{}, false
 	}
 	ev.Verdict = 1
@@ -283,6 +284,32 @@ func onlyNames(st, q *span, it item) bool {
 	rest, itemFeats := analyze(strings.ReplaceAll(st.text, it.text, "，")), analyze(it.text).feats
 	for f := range rest.feats {
 		if !itemFeats[f] && !q.feats[f] && !rest.common[f] {
+			return false
+		}
+	}
+	for f := range rest.unis {
+		if !q.unis[f] {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyComparison: the statement says no more than its items compared
+// ("落雁桥比云栖桥更长", "A is longer than B"): its words less the items', the
+// comparative's and the comparison's 比 are the question's.
+func onlyComparison(st, q *span, its []item, c comparison) bool {
+	text := st.text
+	for _, it := range its {
+		text = strings.ReplaceAll(text, it.text, "，")
+	}
+	text = strings.ReplaceAll(text, c.Word, "，")
+	if st.hasHan {
+		text = strings.ReplaceAll(text, "比", "，")
+	}
+	rest := analyze(text)
+	for f := range rest.feats {
+		if !q.feats[f] && !rest.common[f] && f != "w:than" {
 			return false
 		}
 	}
@@ -356,6 +383,11 @@ func rowItems(c comparison, st *span, sents []*span) ([]item, []value) {
 func compared(st, q *span, c comparison, its []item) map[string]bool {
 	drop := analyze(c.Word).feats
 	out := map[string]bool{}
+	// What the comparative measures, as a context names it: "longer" the
+	// length, 更长 a 长 (全长).
+	for _, d := range dimensions[c.Word] {
+		out[d] = true
+	}
 	for _, sp := range []*span{st, q} {
 		for f := range sp.feats {
 			if !drop[f] && !sp.common[f] && !strings.HasPrefix(f, "n:") {
@@ -374,12 +406,47 @@ func compared(st, q *span, c comparison, its []item) map[string]bool {
 // saysOf: the piece has a feature of what is compared.
 func saysOf(cs *span, about map[string]bool) bool {
 	for f := range about {
-		if cs.feats[f] || cs.refFeats[f] {
+		if cs.feats[f] || cs.refFeats[f] || cs.unis[f] {
 			return true
 		}
 	}
 	return false
 }
+
+// dimensions are the features of what a comparative of a measure measures:
+// its adjective and its noun ("212 metres long", "a total length of 148
+// metres"), or the Chinese character of both (全长).
+var dimensions = func() map[string][]string {
+	m := map[string][]string{}
+	for _, d := range []struct {
+		feats []string
+		words []string
+	}{
+		{[]string{"long", "length"}, []string{"longer", "longest", "shorter", "shortest"}},
+		{[]string{"high", "tall", "height"}, []string{"higher", "highest", "taller", "tallest"}},
+		{[]string{"wide", "width"}, []string{"wider", "widest", "narrower", "narrowest"}},
+		{[]string{"deep", "depth"}, []string{"deeper", "deepest", "shallower", "shallowest"}},
+		{[]string{"heavy", "weight"}, []string{"heavier", "heaviest", "lighter", "lightest"}},
+		{[]string{"长"}, []string{"更长", "最长", "较长", "更短", "最短", "较短"}},
+		{[]string{"高"}, []string{"更高", "最高", "较高", "更低", "最低", "较低"}},
+		{[]string{"宽"}, []string{"更宽", "最宽", "较宽", "更窄", "最窄", "较窄"}},
+		{[]string{"深"}, []string{"更深", "最深", "较深", "更浅", "最浅", "较浅"}},
+		{[]string{"重"}, []string{"更重", "最重", "较重", "更轻", "最轻", "较轻"}},
+	} {
+		var feats []string
+		for _, f := range d.feats {
+			if containsHan(f) {
+				feats = append(feats, "u:"+f)
+			} else {
+				feats = append(feats, "w:"+norm.Stem(f))
+			}
+		}
+		for _, w := range d.words {
+			m[w] = feats
+		}
+	}
+	return m
+}()
 
 // sameVerdict decides a statement that two things have the same value of
 // something, or not (phrase.SamenessIn), by the value the context gives each

@@ -187,11 +187,12 @@ values when the context gives every item one: the alternatives of the question
 ("A or B", "A还是B", "A和B，哪个"), or the rows of the table whose row the statement
 names (of three rows or more, only a superlative decides). An item's value is
 the first quantity of the comparison's kind (a year for points in time, else one
-with a unit; other units decide nothing) in the clause saying most of what is
-compared of the first piece that names it and no other item, or names none in a
+with a unit, no year; other units decide nothing) in the clause saying most of what is
+compared (a measure's adjective or noun too: "longer" of "212 metres long" and "a total
+length", 更长 of 全长) of the first piece that names it and no other item, or names none in a
 run that opens on it; in a sentence that names them all, in the clauses from its
 name to another's ("A (born 1951) ... B (born December 29, 1995)"). The statement is supported when its item holds the extreme
-value and the rest is covered, a number conflict when another item does
+value and the rest is covered (or is the other items: "A比B更长"), a number conflict when another item does
 ("context gives Basic $1500, Plus $500: Plus has it"). A statement that two
 things have the same value of something, or not ("A and B were born in the same
 city", "A ... the same firm as B", "甲和乙的注册地不相同"), is decided by the value the
