@@ -80,6 +80,7 @@ type quantity struct {
 	text  string
 	key   string // the field it is the value of ("Fare" of "Fare: 480 Taka"), for reasons
 	date  bool   // a part of a date (its year, month or day), no count or amount
+	span  bool   // a decade ("the 1930s", 1870年代), no point in time
 }
 
 // The units of a sum of money, by the currency's symbol, code or word
@@ -237,6 +238,7 @@ func lexClause(text string, sp *span) clause {
 			}
 			q := quantity{value: v, text: l.Text}
 			q.unit, q.text, q.date = unitAt(lx, i)
+			q.span = i+1 < len(lx) && (lx[i+1].Kind == 'w' && lx[i+1].Text == "s" || lx[i+1].Kind == 'h' && strings.HasPrefix(lx[i+1].Text, "年代"))
 			// The first number of a range takes the unit of the second
 			// ("between 95 and 110 cm", "3至5天").
 			if q.unit == "" && i+2 < len(lx) && lx[i+2].Kind == 'n' && rangeJoin(lx[i+1]) {

@@ -139,10 +139,11 @@ func namesOther(its []item, k int, text string, sp *span) bool {
 	return false
 }
 
-// kindValue: a year for points in time, else the first quantity with a unit.
+// kindValue: a year for points in time (not a decade's), else the first
+// quantity with a unit.
 func kindValue(c comparison, qs []quantity) (value, bool) {
 	for _, q := range qs {
-		if v, err := strconv.ParseFloat(q.value, 64); err == nil && c.Time && (q.unit == "" || q.unit == "年") && v >= 1000 && v <= 2200 && v == float64(int(v)) {
+		if v, err := strconv.ParseFloat(q.value, 64); err == nil && c.Time && !q.span && (q.unit == "" || q.unit == "年") && v >= 1000 && v <= 2200 && v == float64(int(v)) {
 			return value{q: quantity{value: q.value, unit: "year", text: q.text}, v: v}, true
 		}
 	}

@@ -27,6 +27,8 @@ func TestComparisons(t *testing.T) {
 			[]string{"Ann Lee (12 March 1911 – 18 May 1996) was a poet.", "Bo Chen (born June 2, 1953) is a philosopher."}, 0, "Ann Lee has it"},
 		{"a date range whose dash was lost", "Who was born first, Ann Lee or Bo Chen?", "Bo Chen was born first.",
 			[]string{"Ann Lee (12 March 191118 May 1996) was a poet.", "Bo Chen (born June 2, 1953) is a philosopher."}, 0, "Ann Lee 1911"},
+		{"zh a decade is no point in time", "南港和北港哪个开埠更早？", "南港比北港开埠更早。",
+			[]string{"南港位于半岛西侧。1898年，南港正式开埠。", "北港早在1870年代已有渔船停泊。直到1904年航道疏浚完成后，北港才正式开埠。"}, 1, "北港 1904年"},
 		{"a length by its noun and its adjective", "Which bridge is longer, the Quay Bridge or the Marsh Bridge?", "The Quay Bridge is longer than the Marsh Bridge.",
 			[]string{"The Quay Bridge is a truss bridge in Dunmarsh. Opened in 1911, it is 212 metres long.", "The Marsh Bridge crosses the river downstream. It has a total length of 148 metres."}, 1, "the Quay Bridge 212 metres"},
 		{"zh the other item is the question's", "云桥和雁桥哪座更长？", "雁桥比云桥更长。",
