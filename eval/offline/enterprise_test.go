@@ -372,6 +372,13 @@ func TestInsertedAndReplacedChinese(t *testing.T) {
 	if ev := Support("年假申请需要经部门主管批准。", "年假怎么申请？", ctx); ev.Verdict != 1 {
 		t.Errorf("a function word: %s", ev.Reason)
 	}
+	// 自己, 这类, 才能 are function words too.
+	ctx = []string{"门禁卡丢失的，由持卡人第一时间向行政部报告。只有转正员工可申请远程办公。"}
+	for _, st := range []string{"门禁卡丢失应由持卡人自己第一时间向行政部报告。", "只有转正员工才能申请远程办公。"} {
+		if ev := Support(st, "门禁卡丢失怎么办？", ctx); ev.Verdict != 1 {
+			t.Errorf("a function word: %s", ev.Reason)
+		}
+	}
 }
 
 // Two chunks together support a total even when one of them alone covers
