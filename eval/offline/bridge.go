@@ -23,7 +23,11 @@ func bridged(st, q *span, sents []*span, best int, useUnis bool, derived map[str
 		return Evidence{}, false
 	}
 	for i, t := range sents {
-		if i == best || !t.prose || !linksBy(st, b, t) {
+		if i == best || !t.prose {
+			continue
+		}
+		link := linkName(st, b, t)
+		if link == "" {
 			continue
 		}
 		u := unionSpan(b, t)
@@ -46,7 +50,7 @@ func bridged(st, q *span, sents []*span, best int, useUnis bool, derived map[str
 			continue
 		}
 		return Evidence{Verdict: 1, Coverage: cov, Quote: b.text, From: best, Also: i,
-			Reason: fmt.Sprintf("context says %q and %q, both of %s (coverage %.2f together)", clip(b.text), clip(t.text), linkName(st, b, t), cov)}, true
+			Reason: fmt.Sprintf("context says %q and %q, both of %s (coverage %.2f together)", clip(b.text), clip(t.text), link, cov)}, true
 	}
 	return Evidence{}, false
 }
@@ -93,10 +97,6 @@ func nameRelation(text, nm string) string {
 
 // ofJoins part the names an "of" joins ("Donald Hugh Henley of the Eagles").
 var ofJoins = strings.NewReplacer(" of the ", ", the ", " of ", ", ")
-
-// linksBy: a name of the statement is one both sentences write (or their
-// pronouns stand for).
-func linksBy(st, a, b *span) bool { return linkName(st, a, b) != "" }
 
 // linkName is the first name of the statement both sentences write, or
 // "": its last word capitalised and its first too, or a short form of it
