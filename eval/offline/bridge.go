@@ -66,7 +66,7 @@ func tiesAsSaid(st, q, b, t *span) bool {
 		return rel == "" || t.feats["w:"+rel]
 	}
 	for i, n := range st.names {
-		if !b.feats[n.feat] && !b.refFeats[n.feat] && !(!n.head && writtenWholeNearby(st.names[i:], n, b)) && !tied(n.text) {
+		if !namesName(st, i, b) && !tied(n.text) {
 			return false
 		}
 	}

@@ -90,20 +90,19 @@ func contextSpans(text string) []*span {
 }
 
 // wholeNameIndex holds, by the feature of its last word, each name of two
-// or more words the sentences of a chunk write, and the features of its
-// other words: built on first use, and shared by the chunk's sentences.
+// or more words the sentences of a chunk write: built on first use, and
+// shared by the chunk's sentences.
 type wholeNameIndex struct {
-	once   sync.Once
-	sents  []*span
-	runs   map[string][]string
-	others map[string]map[string]bool
+	once  sync.Once
+	sents []*span
+	runs  map[string][]string
 }
 
 // maxWholeNames bounds the names of one head a chunk's index holds.
 const maxWholeNames = 4
 
 func (x *wholeNameIndex) build() {
-	x.runs, x.others = map[string][]string{}, map[string]map[string]bool{}
+	x.runs = map[string][]string{}
 	for _, sp := range x.sents {
 		for _, r := range phrase.NameRuns(sp.text) {
 			w := strings.Fields(r)
@@ -112,12 +111,6 @@ func (x *wholeNameIndex) build() {
 				continue
 			}
 			x.runs[h] = append(x.runs[h], r)
-			if x.others[h] == nil {
-				x.others[h] = map[string]bool{}
-			}
-			for f := range analyzeText(strings.Join(w[:len(w)-1], " ")).feats {
-				x.others[h][f] = true
-			}
 		}
 	}
 }
@@ -940,7 +933,7 @@ func hasQuantity(sp *span, q quantity) bool {
 // when the sentence must write it whole or its head as a name.
 func missingName(st, question, best *span) (string, bool) {
 	for i, n := range st.names {
-		if best.feats[n.feat] || best.refFeats[n.feat] || !n.head && writtenWholeNearby(st.names[i:], n, best) || slices.ContainsFunc(byDemonym(st.text, best), func(c string) bool { return slices.Contains(strings.Fields(c), strings.ToLower(n.text)) }) {
+		if namesName(st, i, best) {
 			continue
 		}
 		if question != nil && question.feats[n.feat] {
@@ -954,6 +947,16 @@ func missingName(st, question, best *span) (string, bool) {
 	return "", false
 }
 
+// namesName: the sentence names the statement's i-th name word: writes it
+// (or its pronoun stands for it), names the person by the head of a whole
+// name its chunk writes (writtenWholeNearby), or gives the country the
+// word is of by its demonym (byDemonym).
+func namesName(st *span, i int, cs *span) bool {
+	n := st.names[i]
+	return cs.feats[n.feat] || cs.refFeats[n.feat] || !n.head && writtenWholeNearby(st.names[i:], n, cs) ||
+		slices.ContainsFunc(byDemonym(st.text, cs), func(c string) bool { return slices.Contains(strings.Fields(c), strings.ToLower(n.text)) })
+}
+
 // writtenWholeNearby: the sentence writes the head of the name that word n
 // opens ("Venn had studied …" of "Arthur Venn") capitalised, and its chunk
 // writes the name whole ("… his nephew, Arthur Venn, …"): the sentence
@@ -961,7 +964,7 @@ func missingName(st, question, best *span) (string, bool) {
 func writtenWholeNearby(names []name, n name, cs *span) bool {
 	i := slices.IndexFunc(names, func(m name) bool { return m.head })
 	x := cs.index()
-	if i < 0 || x == nil || !x.others[names[i].feat][n.feat] {
+	if i < 0 || x == nil {
 		return false
 	}
 	// The sentence's name of that head is a part of the whole name: "Walter
