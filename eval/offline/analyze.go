@@ -438,11 +438,16 @@ func hanNegations(run string, after []lex.Lexeme) []negation {
 			}
 		}
 		// The predicate: a bigram (无需重新 -> 重新), else a character
-		// (不满10 -> 满). Wider scopes matched any clause on the subject.
+		// (不满10 -> 满), after the particles and modals that open it
+		// (不在保修范围内 -> 保修). Wider scopes matched any clause on the
+		// subject.
 		var next []rune
 		for _, r := range run[i+len(marker):] {
 			if len(next) == chineseScopeRunes {
 				break
+			}
+			if len(next) == 0 && (chineseParticles[r] || scopeSkip[r]) {
+				continue
 			}
 			next = append(next, r)
 		}

@@ -101,7 +101,8 @@ The support test (support.go), of one statement against the sentences:
     statement, of any) that negates what an aligned clause of the statement
     affirms, or the reverse. Bounds (不超过, "no more than"), words that only look
     negated (不断, 非常) and a "No." that opens an answer (it replies to the
-    question) negate nothing.
+    question) negate nothing. A Chinese negation's predicate is read after the
+    particles and modals that open it (不在保修范围内 negates 保修).
  3. numbers, against every chunk: a quantity the best sentence gives with the
     same unit and another value is a conflict unless a sentence that covers the
     statement gives it as the statement does; when the statement is otherwise
