@@ -233,7 +233,13 @@ when the residual's own sentence names another thing as of that kind
 (phrase.TypedNames: "the animated television series South Park"; "Target is the
 second-largest discount store retailer …, behind Walmart"), a residual that is
 not one is not the answer there; nor is a bare answer that adds only names to
-the question ("The answer is Walmart.") in the sentence that covers it.
+the question ("The answer is Walmart.") in the sentence that covers it. A
+statement that opens on its residual says the question's description of it:
+the sentence that gives the words said right after the residual, its verb
+first (DescribedWords, DescribedAt), must name the residual in itself or its
+run, unless the residual's own sentence is it or in its run ("Hari was once
+considered the best kickboxer" is not said of the gym the sentence before
+names).
 
 A statement whose subject carries a claim of its own, set off by commas (a
 non-restrictive relative clause or an apposition: "Arthur Venn, who took over
