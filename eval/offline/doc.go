@@ -227,7 +227,7 @@ it that open on none ("Mount Quay Circuit is a track. The 6.2 km long track
 ..."; a table's next row is another's). A residual found in a sentence without the word that ties it to
 the statement ("distributed" of "... distributed by A", read in "produced by A")
 is in another role when a linked sentence ties another name by it
-(phrase.RelationWord, TiedBy). A "which"/"what" question asks for a kind
+(phrase.RelationWord, TiedBy: in the TieWords words after the word). A "which"/"what" question asks for a kind
 (phrase.AnswerType: "which animated television series" a television series):
 when the residual's own sentence names another thing as of that kind
 (phrase.TypedNames: "the animated television series South Park"; "Target is the

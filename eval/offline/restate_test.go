@@ -278,12 +278,17 @@ func TestRestatedAnswerInAnotherRole(t *testing.T) {
 	born := []string{"Tom Reed (1934-2002) was a Welsh novelist. He spent most of his adult life in Cardiff and later in Bristol. Reed was born in Harbourton, the son of a miner."}
 	stepQ := "What county does Bo Chen work in as a scientist?"
 	step := []string{"Bo Chen is a materials scientist at Quay University.", "Quay University is a public university in Kent County."}
+	genusQ := "When was the genus Quaya first formally described?"
+	genus := []string{"Quaya is a genus of herbs in the family Gesneriaceae, endemic to Kent. The first specimens were gathered by the collector Ann Lee in 1838. They were only formally described as a new genus in 1852 by the botanist Bo Chen."}
 	checkSupport(t, []supportCase{
 		{"the distributor", filmQ, "The film that won the Audience Award at the 2018 Harbour Festival was distributed by Halcyon Pictures.", film, 1, "Halcyon Pictures"},
 		{"the producer given as the distributor", filmQ, "The film that won the Audience Award at the 2018 Harbour Festival was distributed by Morrow Films.", film, 0, ""},
 		{"the birthplace", bornQ, "The novelist Tom Reed was born in Harbourton.", born, 1, ""},
 		{"where he lived given as where he was born", bornQ, "The novelist Tom Reed was born in Cardiff.", born, 0, ""},
 		{"a step to the answer is no other answer", stepQ, "Bo Chen works as a scientist in Kent County.", step, 1, "Kent County"},
+		// What the relation word ties may come after a short phrase.
+		{"the year of another event", genusQ, "The genus Quaya was first formally described in 1838.", genus, 0, ""},
+		{"the year the phrase ties", genusQ, "The genus Quaya was first formally described in 1852.", genus, 1, "1852"},
 	})
 }
 

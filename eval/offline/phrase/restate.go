@@ -82,8 +82,13 @@ func sameRelation(stem string) string { return cmp.Or(sameRelations[stem], stem)
 
 var copulas = map[string]bool{"is": true, "was": true, "are": true, "were": true}
 
+// TieWords is how many words after a relation word what it ties may come:
+// a short phrase may stand between ("formally described as a new genus in
+// 1852").
+const TieWords = 7
+
 // TiedBy returns the first word of what a sentence ties by the relation
-// word (its stem): a name, or a number when number is set, in the five
+// word (its stem): a name, or a number when number is set, in the TieWords
 // words after a lowercase occurrence of it ("distributed in cinemas by
 // Halcyon Pictures"; "Museum" of "the Adams Museum" is a name's word, no
 // relation), other than the words skip holds; "" when there is none.
@@ -102,7 +107,7 @@ func tiedAt(sentence, stem string, number bool, skip func(word string) bool) ([]
 		if t := TrimWord(w); t == "" || Capitalised(t) || sameRelation(norm.Stem(strings.ToLower(t))) != sameRelation(stem) {
 			continue
 		}
-		for j := i + 1; j < min(i+6, len(words)); j++ {
+		for j := i + 1; j <= min(i+TieWords, len(words)-1); j++ {
 			t := TrimWord(words[j])
 			if t == "" || skip(t) {
 				continue
