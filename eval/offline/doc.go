@@ -224,22 +224,17 @@ itself (RestateEcho); not one that writes a lowercase word of the residual
 only as a word of a name ("brother" in "Band of Brothers"). A sentence brings
 its paragraph's run: the prose sentence that opens on a name and those after
 it that open on none ("Mount Quay Circuit is a track. The 6.2 km long track
-..."; a table's next row is another's). A residual found in a sentence without the word that ties it to
-the statement ("distributed" of "... distributed by A", read in "produced by A")
-is in another role when a linked sentence ties another name by it
-(phrase.RelationWord, TiedBy: in the TieWords words after the word). A "which"/"what" question asks for a kind
+..."; a table's next row is another's). A residual found in a sentence
+without the word that ties it to the statement ("distributed" of "...
+distributed by A", read in "produced by A") is in another role when a linked
+sentence ties another name by it, in the TieWords words after the word
+(phrase.RelationWord, TiedBy). A "which"/"what" question asks for a kind
 (phrase.AnswerType: "which animated television series" a television series):
 when the residual's own sentence names another thing as of that kind
 (phrase.TypedNames: "the animated television series South Park"; "Target is the
 second-largest discount store retailer …, behind Walmart"), a residual that is
 not one is not the answer there; nor is a bare answer that adds only names to
-the question ("The answer is Walmart.") in the sentence that covers it. A
-statement that opens on its residual says the question's description of it:
-the sentence that gives the words said right after the residual, its verb
-first (DescribedWords, DescribedAt), must name the residual in itself or its
-run, unless the residual's own sentence is it or in its run ("Hari was once
-considered the best kickboxer" is not said of the gym the sentence before
-names).
+the question ("The answer is Walmart.") in the sentence that covers it.
 
 A statement whose subject carries a claim of its own, set off by commas (a
 non-restrictive relative clause or an apposition: "Arthur Venn, who took over

@@ -157,9 +157,6 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 		if _, ok := clauseConflict(st, q, a); ok {
 			continue
 		}
-		if describedElsewhere(st, rsp, r, a, sents) {
-			continue
-		}
 		ev.From = i
 		ev.Reason = fmt.Sprintf("restates the question around %q: context says %q (coverage %.2f)", clip(r), clip(a.text), ev.Coverage)
 		return ev, true
@@ -300,68 +297,3 @@ func ofItsKind(residual string, q, a *span) bool {
 		return len(ns) > 0 && len(rs) > 0 && (phrase.ContainsSeq(ns, rs) || phrase.ContainsSeq(rs, ns))
 	})
 }
-
-// describedElsewhere: a statement that opens on its residual says the
-// question's description of it ("Mike's Gym was once considered the best
-// kickboxer …"). The sentence that gives most of the words right after the
-// residual (DescribedWords of them, DescribedAt least) gives that
-// description: it or its run must name each name word of the residual, as
-// it is what the description is of ("Hari has been … considered the best
-// kickboxer"), not another name of a sentence linked to it.
-func describedElsewhere(st, rsp *span, residual string, a *span, sents []*span) bool {
-	words := strings.Fields(st.text)
-	first := strings.Fields(residual)
-	if len(rsp.names) == 0 || len(first) == 0 || len(words) == 0 || !strings.EqualFold(phrase.TrimWord(words[0]), phrase.TrimWord(first[0])) {
-		return false
-	}
-	last := phrase.TrimWord(first[len(first)-1])
-	k := slices.IndexFunc(words, func(w string) bool { return strings.EqualFold(phrase.TrimWord(w), last) })
-	var after []string
-	for _, w := range words[k+1:] {
-		t := strings.ToLower(phrase.TrimWord(w))
-		if t == "" || englishStop[t] {
-			continue
-		}
-		if after = append(after, "w:"+norm.Stem(t)); len(after) == DescribedWords {
-			break
-		}
-	}
-	var d *span
-	best := DescribedAt - 1
-	for _, c := range sents {
-		if len(after) == 0 || !c.feats[after[0]] {
-			continue // the word said of the residual first: its verb
-		}
-		n := 0
-		for _, f := range after {
-			if c.feats[f] {
-				n++
-			}
-		}
-		if n > best {
-			d, best = c, n
-		}
-	}
-	if d == nil || d == a {
-		return false
-	}
-	head := runHead(d)
-	for i := range rsp.names {
-		named := false
-		for c := head; c != nil && (c == head || c.prose && !phrase.MentionsOf(c.text).OpensOnName()); c = c.next {
-			if c == a {
-				return false
-			}
-			named = named || namesName(rsp, i, c)
-		}
-		if !named {
-			return true
-		}
-	}
-	return false
-}
-
-const (
-	DescribedWords = 5 // content words after a statement's opening residual that describe it
-	DescribedAt    = 3 // of them a sentence gives to give that description
-)

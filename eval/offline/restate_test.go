@@ -354,17 +354,3 @@ func TestResidualWordOnlyInAName(t *testing.T) {
 		{"a key capitalised by its place", "What's the 15-minute exposure limit for thinner T-40?", "Thinner T-40 has a short-term exposure limit of 100 ppm over 15 minutes.", record, 1, ""},
 	})
 }
-
-// TestRestatedAnswerIsWhatTheDescriptionIsOf: a statement that opens on its
-// answer says the question's description of it; the sentence that gives
-// the words said of the answer must be about it (it or its run names it),
-// not about another name of a sentence beside it.
-func TestRestatedAnswerIsWhatTheDescriptionIsOf(t *testing.T) {
-	q := "Who was once ranked the best sculler in the country, though he was banned twice for doping?"
-	ctx := []string{"Tom Reed (born 1979) is an English rower from Dover, training at the Quay Boat Club in Harbourton. " +
-		"Reed was once ranked the best sculler in the country, though he was banned twice for doping."}
-	checkSupport(t, []supportCase{
-		{"the one the description is of", q, "Tom Reed was once ranked the best sculler in the country, though he was banned twice for doping.", ctx, 1, ""},
-		{"a name beside the one the description is of", q, "The Quay Boat Club was once ranked the best sculler in the country, though he was banned twice for doping.", ctx, 0, ""},
-	})
-}
