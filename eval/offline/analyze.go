@@ -81,6 +81,11 @@ type quantity struct {
 	key   string // the field it is the value of ("Fare" of "Fare: 480 Taka"), for reasons
 	date  bool   // a part of a date (its year, month or day), no count or amount
 	span  bool   // a decade ("the 1930s", 1870年代), no point in time
+	// bound is what the words next to it say of the value (bounds.go): -1
+	// at most, +1 at least, 0 neither; boundWords are those words.
+	bound      int8
+	boundWords string
+	clause     int // the ordinal of its clause in its text
 }
 
 // The units of a sum of money, by the currency's symbol, code or word
@@ -136,7 +141,7 @@ func analyzeClauses(text string, keep, context bool) *span {
 	if !utf8.ValidString(t) {
 		t = string([]rune(t))
 	}
-	start := 0
+	start, nclauses := 0, 0
 	key, fieldStart := "", true
 	for i, n := 0, 1; i <= len(t); i += n {
 		var r rune
@@ -158,7 +163,9 @@ func analyzeClauses(text string, keep, context bool) *span {
 			}
 			for k := n0; k < len(sp.quants); k++ {
 				sp.quants[k].key = key
+				sp.quants[k].clause = nclauses
 			}
+			nclauses++
 			// A field's key: the values up to the field's end are its.
 			if (r == ':' || r == '：') && fieldStart && records.IsField(c.text+": x") {
 				key = c.text
@@ -245,6 +252,9 @@ func lexClause(text string, sp *span) clause {
 				q.unit, _, _ = unitAt(lx, i+2)
 			}
 			q.unit = norm.Unit(q.unit)
+			if !q.date {
+				q.bound, q.boundWords = boundAt(lx, i)
+			}
 			sp.quants = append(sp.quants, q)
 		case 'w':
 			w := l.Text

@@ -117,7 +117,13 @@ The support test (support.go), of one statement against the sentences:
     is named first. A statement that lists items after its colon is checked item
     by item against a list the context gives one item a sentence after a lead-in
     with a colon (lists.go: each item found, with its numbers; its count the
-    list's, items of some cases only aside).
+    list's, items of some cases only aside). A number's bound is read from the
+    words next to it (bounds.go, words/bound_at_most.txt, bound_at_least.txt:
+    "under 8 kW", 不超过600元, 10年以下; "over", 满, 以上; a negation before it
+    turns it): a statement that gives the best sentence's number with the other
+    bound, and says nothing the sentence does not, is a conflict unless another
+    covering sentence gives the number as it does; of a sentence that gives the
+    number twice, the clauses with the statement's other numbers decide.
  4. names: a covered statement whose names the sentence does not mention (a
     swapped Michigan for Minnesota), or does not write as one ("Rainbow Estate"
     from "Rainbow Terrace ... Lullwater Estate"), or whose sentence has its
