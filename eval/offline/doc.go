@@ -242,6 +242,15 @@ second-largest discount store retailer …, behind Walmart"), a residual that is
 not one is not the answer there; nor is a bare answer that adds only names to
 the question ("The answer is Walmart.") in the sentence that covers it.
 
+A Chinese statement that restates the question around an answer of its own
+(the run of its characters in no pair the question writes: 谢婉婷 of
+"江岸博物馆的首任馆长是谢婉婷") is refused when its best sentence lacks a pair of
+characters that ties the answer in the statement (within HanTieRunes of it:
+首任馆长) and a clause of another sentence has them all with a value of its
+own (hanroles.go): not the pairs of what the chunk opens on (its topic), nor
+one pair alone, nor a clause that gives another value of a number the
+question states.
+
 A statement whose subject carries a claim of its own, set off by commas (a
 non-restrictive relative clause or an apposition: "Arthur Venn, who took over
 the works in 1899, studied at the Dunmore Institute"; plaintext.Unnest), that

@@ -324,6 +324,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		if detail, ok := clauseConflict(st, q, sents[best]); ok {
 			return ev.conflict(DetectorName, detail)
 		}
+		if detail, ok := hanAnswerConflict(st, q, sents[best], sents); ok {
+			return ev.conflict(DetectorName, detail)
+		}
 		if detail, ok := shareConflict(st, sents[best]); ok {
 			return ev.conflict(DetectorNumber, detail+": the statement gives the quantity to the wrong party")
 		}

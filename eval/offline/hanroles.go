@@ -1,0 +1,144 @@
+package offline
+
+import (
+	"fmt"
+	"strings"
+)
+
+// hanAnswerConflict: a Chinese statement that restates the question around
+// an answer of its own (谢婉婷 of "江岸博物馆的首任馆长是谢婉婷" for "…的首任馆长是谁")
+// finds that answer in a best sentence without the words the statement
+// ties it by, those within HanTieRunes of it (首任馆长 against "现任馆长为文物学者
+// 谢婉婷"), while a clause of another sentence says all of them of another
+// ("首任馆长由…郭振华出任"): the answer stands there in another role.
+func hanAnswerConflict(st, q, best *span, sents []*span) (string, bool) {
+	if q == nil || !st.hasHan || !q.hasHan {
+		return "", false
+	}
+	rs := []rune(st.text)
+	start, end := hanAnswer(rs, q.text)
+	if end-start < 2 || !restatesHan(st, q) {
+		return "", false
+	}
+	answer := string(rs[start:end])
+	rel := hanBigrams(string(rs[max(0, start-HanTieRunes):start]) + "|" + string(rs[end:min(len(rs), end+HanTieRunes)]))
+	// What the best sentence's chunk opens on is its topic, which the
+	// sentence may name by a short form (作坊 for 青棠装订坊, 该门诊): no tie.
+	head := best
+	for head.prev != nil {
+		head = head.prev
+	}
+	if head != best {
+		for b := range hanBigrams(head.text) {
+			delete(rel, b)
+		}
+	}
+	if len(rel) < 2 {
+		return "", false // one pair of characters ties too little (作者 of 是作者的保姆)
+	}
+	tied := func(text string) bool {
+		n := 0
+		for b := range hanBigrams(text) {
+			if rel[b] {
+				n++
+			}
+		}
+		return n == len(rel)
+	}
+	if !strings.Contains(best.text, answer) || tied(best.text) {
+		return "", false
+	}
+	for _, cs := range sents {
+		if cs == best {
+			continue
+		}
+		for _, c := range cs.clauses {
+			if strings.Contains(c.text, answer) || !tied(c.text) || !hasOwnHan(c.text, st.text, q.text) || otherInstance(c, cs, q) {
+				continue
+			}
+			return fmt.Sprintf("the context says %q of another; %q does not say it of %s", clip(c.text), clip(best.text), answer), true
+		}
+	}
+	return "", false
+}
+
+// HanTieRunes is how many characters on each side of a Chinese answer hold
+// the words that tie it to the statement.
+const HanTieRunes = 6
+
+// hanAnswer is the longest run of the statement's Han characters that are
+// in no pair of characters the question writes: [start, end) in runes.
+func hanAnswer(rs []rune, question string) (start, end int) {
+	inQ := func(i int) bool { // a pair with a neighbour the question writes
+		return i > 0 && isHan(rs[i-1]) && strings.Contains(question, string(rs[i-1:i+1])) ||
+			i+1 < len(rs) && isHan(rs[i+1]) && strings.Contains(question, string(rs[i:i+2]))
+	}
+	for i := 0; i < len(rs); {
+		if !isHan(rs[i]) || chineseParticles[rs[i]] || inQ(i) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(rs) && isHan(rs[j]) && !inQ(j) {
+			j++
+		}
+		if j-i > end-start {
+			start, end = i, j
+		}
+		i = j
+	}
+	return start, end
+}
+
+// restatesHan: the statement writes RestateShare of the question's pairs of
+// characters.
+func restatesHan(st, q *span) bool {
+	n, in := 0, 0
+	for f := range q.feats {
+		if strings.HasPrefix(f, "h:") {
+			n++
+			if st.feats[f] {
+				in++
+			}
+		}
+	}
+	return n > 0 && float64(in) >= RestateShare*float64(n)
+}
+
+// hanBigrams are the content pairs of characters of a text (no particle, no
+// function word), as the analysis reads them.
+func hanBigrams(text string) map[string]bool {
+	out := map[string]bool{}
+	rs := []rune(text)
+	for i := 0; i+1 < len(rs); i++ {
+		if isHan(rs[i]) && isHan(rs[i+1]) && !chineseParticles[rs[i]] && !chineseParticles[rs[i+1]] && !chineseStopBigrams[string(rs[i:i+2])] {
+			out[string(rs[i:i+2])] = true
+		}
+	}
+	return out
+}
+
+// hasOwnHan: the clause has two Han characters in a row that neither the
+// statement nor the question writes: a value of its own.
+func hasOwnHan(clause, statement, question string) bool {
+	for b := range hanBigrams(clause) {
+		if !strings.Contains(statement, b) && !strings.Contains(question, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherInstance: the clause gives another value of a number the question
+// states (首届女排世锦赛于1952年… for 2018年女排世锦赛): it is about another
+// of what the question names.
+func otherInstance(c clause, cs, q *span) bool {
+	for _, x := range cs.quants {
+		for _, y := range q.quants {
+			if x.unit == y.unit && x.value != y.value && c.feats["n:"+x.value] {
+				return true
+			}
+		}
+	}
+	return false
+}
