@@ -12,10 +12,10 @@ import (
 )
 
 // A number's bound is what the words next to it say of the value meant: at
-// most (-1: "under 8 kW", "30 days or less", 不超过600元, 10年以下) or at
-// least (+1: "over 8 kW", "at least 3 years", 满1年, 10年以上). A statement
-// that gives the context's number with the other bound says the other side
-// of it.
+// most (-1: "up to 8 kW", "30 days or less", 不超过600元, 10年以下), below it
+// (-2: "under 8 kW", 不满3年), at least (+1: "at least 3 years", 满1年, 10年以
+// 上) or above it (+2: "over 8 kW", 超过2小时). A statement that gives the
+// context's number with the other bound says the other side of it.
 type boundLists struct {
 	before, after map[string]int8
 }
@@ -28,11 +28,15 @@ var bounds = func() boundLists {
 	}{{"bound_at_most", -1}, {"bound_at_least", 1}} {
 		for _, l := range words.List(side.list) {
 			where, phrase, ok := strings.Cut(l, ": ")
+			sign := side.sign
+			if w, strict := strings.CutPrefix(where, "strict "); strict {
+				where, sign = w, 2*sign
+			}
 			switch {
 			case ok && where == "before":
-				b.before[phrase] = side.sign
+				b.before[phrase] = sign
 			case ok && where == "after":
-				b.after[phrase] = side.sign
+				b.after[phrase] = sign
 			default:
 				panic(fmt.Sprintf("offline: word list %s: %q is no \"before: phrase\" or \"after: phrase\" line", side.list, l))
 			}
@@ -129,7 +133,7 @@ func boundConflict(st, question, best *span, sents []*span, covs []float64) (str
 	// within 30 days").
 	agreed := func(q quantity) bool {
 		for i, cs := range sents {
-			if cs != best && i < len(covs) && covs[i] >= SupportThreshold && slices.ContainsFunc(cs.quants, func(c quantity) bool { return same(c, q) && c.bound != -q.bound }) {
+			if cs != best && i < len(covs) && covs[i] >= SupportThreshold && slices.ContainsFunc(cs.quants, func(c quantity) bool { return same(c, q) && c.bound*q.bound >= 0 }) {
 				return true
 			}
 		}
@@ -168,7 +172,7 @@ func boundConflict(st, question, best *span, sents []*span, covs []float64) (str
 		}
 		other := true
 		for _, c := range occ {
-			other = other && c.bound == -q.bound
+			other = other && c.bound*q.bound < 0
 		}
 		if other && !saysMoreThan(st, question, best, q) && !agreed(q) {
 			return fmt.Sprintf("statement says %q where the context says %q", boundText(q), boundText(occ[0])), true
@@ -194,7 +198,7 @@ func saysMoreThan(st, question, best *span, q quantity) bool {
 
 // boundText is the quantity with its bound's words, as a reason quotes it.
 func boundText(q quantity) string {
-	if _, ok := bounds.after[q.boundWords]; ok && q.bound == bounds.after[q.boundWords] {
+	if b, ok := bounds.after[q.boundWords]; ok && q.bound == b {
 		if r, _ := utf8.DecodeRuneInString(q.boundWords); isHan(r) {
 			return q.text + q.boundWords
 		}
@@ -217,4 +221,77 @@ func negatedEnd(text string) bool {
 		neg = neg && !strings.HasSuffix(text, m)
 	}
 	return neg
+}
+
+// conditionConflict: the statement gives a number of a clause whose
+// condition the question's case does not meet: the clause (or, where a
+// Chinese condition stands before it, the clause before: "期限一年以上不满三年
+// 的，试用期为2个月") bounds a quantity of a unit the question gives
+// unbounded, and the question's value is outside the bound ("超过2小时每小时收费
+// 5元" for a stay of 一个半小时; "Systems above 8 kW take around 150 minutes"
+// for a 6.4 kW system).
+func conditionConflict(st, question, best *span) (string, bool) {
+	if question == nil || len(question.quants) == 0 {
+		return "", false
+	}
+	same := func(c, q quantity) bool {
+		return c.value == q.value && c.unit == q.unit || norm.SameAmount(c.value, c.unit, q.value, q.unit)
+	}
+	for _, x := range st.quants {
+		if x.date || slices.ContainsFunc(question.quants, func(y quantity) bool { return same(y, x) }) {
+			continue
+		}
+		for _, c := range best.quants {
+			if !same(c, x) {
+				continue
+			}
+			for _, at := range []int{c.clause, c.clause - 1} {
+				for _, b := range best.quants {
+					// A statement that gives the bound itself says what
+					// holds up to it ("$1,800 covers up to 120 garments;
+					// the 30 more …").
+					if b.clause != at || b.bound == 0 || b.date || same(b, x) || slices.ContainsFunc(st.quants, func(o quantity) bool { return same(o, b) }) {
+						continue
+					}
+					for _, y := range question.quants {
+						if y.bound != 0 || y.date || ordinalOrDay(question.text, y) || !outside(y, b) {
+							continue
+						}
+						return fmt.Sprintf("the context gives %s for %s; the question's %s is not", c.text, boundText(b), y.text), true
+					}
+				}
+				if slices.ContainsFunc(best.quants, func(b quantity) bool { return b.clause == at && b.bound != 0 }) {
+					break // the clause's own condition decides
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// outside: the value y is outside the bound b (of the same unit or one
+// convertible to it).
+func outside(y, b quantity) bool {
+	yv, yu, ok1 := norm.Smallest(y.value, y.unit)
+	bv, bu, ok2 := norm.Smallest(b.value, b.unit)
+	if !ok1 || !ok2 || yu != bu || yu == "" {
+		return false
+	}
+	switch b.bound {
+	case -1:
+		return yv > bv
+	case -2:
+		return yv >= bv
+	case 1:
+		return yv < bv
+	case 2:
+		return yv <= bv
+	}
+	return false
+}
+
+// ordinalOrDay: the question writes the number as an ordinal (第23周) or as
+// the day of a month (6月30日), no amount of its unit.
+func ordinalOrDay(text string, y quantity) bool {
+	return strings.Contains(text, "第"+y.text) || strings.Contains(text, "月"+y.value+"日") || strings.Contains(text, "月"+y.value+"号")
 }

@@ -123,7 +123,11 @@ The support test (support.go), of one statement against the sentences:
     turns it): a statement that gives the best sentence's number with the other
     bound, and says nothing the sentence does not, is a conflict unless another
     covering sentence gives the number as it does; of a sentence that gives the
-    number twice, the clauses with the statement's other numbers decide.
+    number twice, the clauses with the statement's other numbers decide. A
+    number of a clause whose condition the question's case does not meet is a
+    conflict too: the clause (or the one before it) bounds a quantity of a unit
+    the question gives, and the question's value is outside it ("超过2小时每小时
+    收费5元" for a stay of 一个半小时), unless the statement gives the bound.
  4. names: a covered statement whose names the sentence does not mention (a
     swapped Michigan for Minnesota), or does not write as one ("Rainbow Estate"
     from "Rainbow Terrace ... Lullwater Estate"), or whose sentence has its

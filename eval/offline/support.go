@@ -315,6 +315,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		if detail, ok := boundConflict(st, q, sents[best], sents, covs); ok {
 			return ev.conflict(DetectorNumber, detail)
 		}
+		if detail, ok := conditionConflict(st, q, sents[best]); ok {
+			return ev.conflict(DetectorNumber, detail)
+		}
 		if detail, ok := roleConflict(st, q, sents[best]); ok {
 			return ev.conflict(DetectorName, detail+": the statement gives the part to the wrong party")
 		}

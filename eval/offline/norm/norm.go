@@ -466,6 +466,17 @@ func smallest(v float64, u string) (float64, string) {
 	return v, u
 }
 
+// Smallest is the amount in the smallest unit its unit's multiples reach
+// (2年: 24 个月); ok is false for a value that is no number.
+func Smallest(v, u string) (float64, string, bool) {
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return 0, "", false
+	}
+	x, u = smallest(x, u)
+	return x, u, true
+}
+
 // Convertible: the two units have a common smaller unit (年 and 个月).
 func Convertible(a, b string) bool {
 	_, x := smallest(1, a)
