@@ -125,15 +125,12 @@ func longestAffix(text string, list map[string]int8, fix func(s, affix string) b
 // Systems above 8 kW take around 150 minutes" for "under 8 kW … two and a
 // half hours").
 func boundConflict(st, question, best *span, sents []*span, covs []float64) (string, bool) {
-	same := func(c, q quantity) bool {
-		return c.value == q.value && c.unit == q.unit || norm.SameAmount(c.value, c.unit, q.value, q.unit)
-	}
 	// Another sentence that covers the statement may give the number as it
 	// does ("claims filed over 30 days … are rejected; claims must be filed
 	// within 30 days").
 	agreed := func(q quantity) bool {
 		for i, cs := range sents {
-			if cs != best && i < len(covs) && covs[i] >= SupportThreshold && slices.ContainsFunc(cs.quants, func(c quantity) bool { return same(c, q) && c.bound*q.bound >= 0 }) {
+			if cs != best && i < len(covs) && covs[i] >= SupportThreshold && slices.ContainsFunc(cs.quants, func(c quantity) bool { return sameQuantity(c, q) && c.bound*q.bound >= 0 }) {
 				return true
 			}
 		}
@@ -145,18 +142,18 @@ func boundConflict(st, question, best *span, sents []*span, covs []float64) (str
 		}
 		companions := map[int]bool{}
 		for _, o := range st.quants {
-			if same(o, q) {
+			if sameQuantity(o, q) {
 				continue
 			}
 			for _, c := range best.quants {
-				if same(c, o) {
+				if sameQuantity(c, o) {
 					companions[c.clause] = true
 				}
 			}
 		}
 		var all, withCompanion []quantity
 		for _, c := range best.quants {
-			if same(c, q) {
+			if sameQuantity(c, q) {
 				all = append(all, c)
 				if companions[c.clause] {
 					withCompanion = append(withCompanion, c)
@@ -234,15 +231,12 @@ func conditionConflict(st, question, best *span) (string, bool) {
 	if question == nil || len(question.quants) == 0 {
 		return "", false
 	}
-	same := func(c, q quantity) bool {
-		return c.value == q.value && c.unit == q.unit || norm.SameAmount(c.value, c.unit, q.value, q.unit)
-	}
 	for _, x := range st.quants {
-		if x.date || slices.ContainsFunc(question.quants, func(y quantity) bool { return same(y, x) }) {
+		if x.date || slices.ContainsFunc(question.quants, func(y quantity) bool { return sameQuantity(y, x) }) {
 			continue
 		}
 		for _, c := range best.quants {
-			if !same(c, x) {
+			if !sameQuantity(c, x) {
 				continue
 			}
 			for _, at := range []int{c.clause, c.clause - 1} {
@@ -250,7 +244,7 @@ func conditionConflict(st, question, best *span) (string, bool) {
 					// A statement that gives the bound itself says what
 					// holds up to it ("$1,800 covers up to 120 garments;
 					// the 30 more …").
-					if b.clause != at || b.bound == 0 || b.date || same(b, x) || slices.ContainsFunc(st.quants, func(o quantity) bool { return same(o, b) }) {
+					if b.clause != at || b.bound == 0 || b.date || sameQuantity(b, x) || slices.ContainsFunc(st.quants, func(o quantity) bool { return sameQuantity(o, b) }) {
 						continue
 					}
 					for _, y := range question.quants {
@@ -294,4 +288,10 @@ func outside(y, b quantity) bool {
 // the day of a month (6月30日), no amount of its unit.
 func ordinalOrDay(text string, y quantity) bool {
 	return strings.Contains(text, "第"+y.text) || strings.Contains(text, "月"+y.value+"日") || strings.Contains(text, "月"+y.value+"号")
+}
+
+// sameQuantity: c and q are one amount, in one unit or in two of one kind
+// (2年 and 24个月).
+func sameQuantity(c, q quantity) bool {
+	return c.value == q.value && c.unit == q.unit || norm.SameAmount(c.value, c.unit, q.value, q.unit)
 }
