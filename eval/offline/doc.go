@@ -74,7 +74,11 @@ The support test (support.go), of one statement against the sentences:
     before it in its clause, a few words after it ("a 10-year inverter warranty
     and five years of workmanship cover"); so is another field's
     value written where the named field's belongs ("assigned to Tom Becker"
-    where "Assigned to" is Priya Raman). A statement that says the value, and
+    where "Assigned to" is Priya Raman). A statement that names a table row
+    but not the column gives another row's value when it says what tells that
+    row's cell in a column from its own, and not what tells its own (fields.go,
+    otherRowsValue; a word of its own row's name or cells tells nothing). A
+    statement that says the value, and
     whose other words the record or table has (coverage 0.5), is supported. A
     key is named by KeyNamed of its features (a word naming its value's kind,
     "date" or 金额, by a value of that kind: words/value_kinds.txt); of fields

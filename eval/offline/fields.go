@@ -587,3 +587,51 @@ func saysValue(st *span, fc *fieldCheck) bool {
 	}
 	return false
 }
+
+// otherRowsValue: a statement that names a table row but not the column it
+// reads says the value of another row when what tells that row's cell from
+// its own in one column is the statement's and what tells its own is not
+// ("A级…按一般检验水平II抽检": II is row B级's, row A级 gives 一般检验水平I).
+func otherRowsValue(st *span, sents []*span) (Evidence, bool) {
+	// st says a feature of a's value that b's lacks, other than a word of
+	// the row it names or of another cell of that row ("1号棚" says no 1小时;
+	// "three night shifts" is the row's night shifts, not another row's long
+	// days).
+	distinct := func(a, b *fieldCheck, row map[string]bool) bool {
+		for f := range a.value.feats {
+			if st.feats[f] && !b.value.feats[f] && !a.mask[f] && !row[f] {
+				return true
+			}
+		}
+		return false
+	}
+	for i, cs := range sents {
+		a := cs.field
+		if a == nil || len(a.keys) != 2 || len(a.named) != 2 || naming(st, a.keys[0], nil) < KeyNamed || naming(st, a.keys[1], a.value) >= KeyNamed {
+			continue
+		}
+		for _, ds := range sents {
+			b := ds.field
+			if b == nil || ds.chunk != cs.chunk || len(b.named) != 2 || b.named[1] != a.named[1] || b.named[0] == a.named[0] || naming(st, b.keys[0], nil) >= KeyNamed {
+				continue
+			}
+			if row := rowFeats(a, cs.chunk, sents); distinct(b, a, row) && !distinct(a, b, row) {
+				return Evidence{Quote: cs.text, From: i, Also: -1, Coverage: 1,
+					Reason: fmt.Sprintf("%s gives %s; the statement writes %s there, which %s gives", a.label, a.shown, b.shown, b.label)}, true
+			}
+		}
+	}
+	return Evidence{}, false
+}
+
+// rowFeats are the features of a table row's name and of all its cells'
+// values.
+func rowFeats(a *fieldCheck, chunk uint64, sents []*span) map[string]bool {
+	out := maps.Clone(analyze(a.named[0]).feats)
+	for _, cs := range sents {
+		if f := cs.field; f != nil && cs.chunk == chunk && len(f.named) == 2 && f.named[0] == a.named[0] && f != a {
+			maps.Copy(out, f.value.feats)
+		}
+	}
+	return out
+}

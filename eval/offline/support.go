@@ -318,6 +318,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		if detail, ok := conditionConflict(st, q, sents[best]); ok {
 			return ev.conflict(DetectorNumber, detail)
 		}
+		if rev, ok := otherRowsValue(st, sents); ok {
+			return rev
+		}
 		if detail, ok := roleConflict(st, q, sents[best]); ok {
 			return ev.conflict(DetectorName, detail+": the statement gives the part to the wrong party")
 		}
