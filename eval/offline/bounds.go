@@ -18,10 +18,11 @@ import (
 // context's number with the other bound says the other side of it.
 type boundLists struct {
 	before, after map[string]int8
+	lastWords     map[string]bool // the last word of each English phrase before a number
 }
 
 var bounds = func() boundLists {
-	b := boundLists{before: map[string]int8{}, after: map[string]int8{}}
+	b := boundLists{before: map[string]int8{}, after: map[string]int8{}, lastWords: map[string]bool{}}
 	for _, side := range []struct {
 		list string
 		sign int8
@@ -35,6 +36,8 @@ var bounds = func() boundLists {
 			switch {
 			case ok && where == "before":
 				b.before[phrase] = sign
+				f := strings.Fields(phrase)
+				b.lastWords[f[len(f)-1]] = true
 			case ok && where == "after":
 				b.after[phrase] = sign
 			default:
@@ -66,11 +69,14 @@ func boundAt(lx []lex.Lexeme, i int) (int8, string) {
 			return bounds.before[w], w
 		}
 	}
-	var before []string
 	from := i - 1
 	if symbolUnit(lx, i) != "" {
 		from-- // the currency's symbol: "over $50"
 	}
+	if from < 0 || lx[from].Kind != 'w' || !bounds.lastWords[lx[from].Text] {
+		return boundAfter(lx, i)
+	}
+	var before []string
 	for k := from; k >= 0 && k >= from-2 && lx[k].Kind == 'w'; k-- {
 		before = append([]string{lx[k].Text}, before...)
 	}
@@ -83,13 +89,15 @@ func boundAt(lx []lex.Lexeme, i int) (int8, string) {
 			return bounds.before[p], p
 		}
 	}
-	if i+1 >= len(lx) {
+	return boundAfter(lx, i)
+}
+
+// boundAfter is boundAt's English bound after the number: "or more" within
+// the few words after it (its unit's).
+func boundAfter(lx []lex.Lexeme, i int) (int8, string) {
+	if i+1 >= len(lx) || lx[i+1].Kind == 'h' {
 		return 0, ""
 	}
-	if lx[i+1].Kind == 'h' {
-		return 0, ""
-	}
-	// English: "or more" within the few words after the number (its unit's).
 	for k := i + 1; k+1 < len(lx) && k <= i+4; k++ {
 		if lx[k].Kind == 'n' || lx[k].Kind == 'p' && lx[k].Text != "%" && lx[k].Text != "-" {
 			break
@@ -125,6 +133,9 @@ func longestAffix(text string, list map[string]int8, fix func(s, affix string) b
 // Systems above 8 kW take around 150 minutes" for "under 8 kW … two and a
 // half hours").
 func boundConflict(st, question, best *span, sents []*span, covs []float64) (string, bool) {
+	if !slices.ContainsFunc(st.quants, func(q quantity) bool { return q.bound != 0 }) {
+		return "", false
+	}
 	// Another sentence that covers the statement may give the number as it
 	// does ("claims filed over 30 days … are rejected; claims must be filed
 	// within 30 days").
@@ -228,7 +239,7 @@ func negatedEnd(text string) bool {
 // 5元" for a stay of 一个半小时; "Systems above 8 kW take around 150 minutes"
 // for a 6.4 kW system).
 func conditionConflict(st, question, best *span) (string, bool) {
-	if question == nil || len(question.quants) == 0 {
+	if question == nil || len(question.quants) == 0 || !slices.ContainsFunc(best.quants, func(b quantity) bool { return b.bound != 0 }) {
 		return "", false
 	}
 	for _, x := range st.quants {
@@ -248,7 +259,7 @@ func conditionConflict(st, question, best *span) (string, bool) {
 						continue
 					}
 					for _, y := range question.quants {
-						if y.bound != 0 || y.date || ordinalOrDay(question.text, y) || !outside(y, b) {
+						if y.bound != 0 || y.date || !outside(y, b) || ordinalOrDay(question.text, y) {
 							continue
 						}
 						return fmt.Sprintf("the context gives %s for %s; the question's %s is not", c.text, boundText(b), y.text), true
@@ -266,6 +277,9 @@ func conditionConflict(st, question, best *span) (string, bool) {
 // outside: the value y is outside the bound b (of the same unit or one
 // convertible to it).
 func outside(y, b quantity) bool {
+	if y.unit == "" || b.unit == "" || y.unit != b.unit && !norm.Convertible(y.unit, b.unit) {
+		return false
+	}
 	yv, yu, ok1 := norm.Smallest(y.value, y.unit)
 	bv, bu, ok2 := norm.Smallest(b.value, b.unit)
 	if !ok1 || !ok2 || yu != bu || yu == "" {

@@ -610,12 +610,16 @@ func otherRowsValue(st *span, sents []*span) (Evidence, bool) {
 		if a == nil || len(a.keys) != 2 || len(a.named) != 2 || naming(st, a.keys[0], nil) < KeyNamed || naming(st, a.keys[1], a.value) >= KeyNamed {
 			continue
 		}
+		var row map[string]bool
 		for _, ds := range sents {
 			b := ds.field
 			if b == nil || ds.chunk != cs.chunk || len(b.named) != 2 || b.named[1] != a.named[1] || b.named[0] == a.named[0] || naming(st, b.keys[0], nil) >= KeyNamed {
 				continue
 			}
-			if row := rowFeats(a, cs.chunk, sents); distinct(b, a, row) && !distinct(a, b, row) {
+			if row == nil {
+				row = rowFeats(a, cs.chunk, sents)
+			}
+			if distinct(b, a, row) && !distinct(a, b, row) {
 				return Evidence{Quote: cs.text, From: i, Also: -1, Coverage: 1,
 					Reason: fmt.Sprintf("%s gives %s; the statement writes %s there, which %s gives", a.label, a.shown, b.shown, b.label)}, true
 			}

@@ -15,9 +15,12 @@ func hanAnswerConflict(st, q, best *span, sents []*span) (string, bool) {
 	if q == nil || !st.hasHan || !q.hasHan {
 		return "", false
 	}
+	if !restatesHan(st, q) {
+		return "", false
+	}
 	rs := []rune(st.text)
 	start, end := hanAnswer(rs, q.text)
-	if end-start < 2 || !restatesHan(st, q) {
+	if end-start < 2 {
 		return "", false
 	}
 	answer := string(rs[start:end])
@@ -36,24 +39,23 @@ func hanAnswerConflict(st, q, best *span, sents []*span) (string, bool) {
 	if len(rel) < 2 {
 		return "", false // one pair of characters ties too little (作者 of 是作者的保姆)
 	}
-	tied := func(text string) bool {
-		n := 0
-		for b := range hanBigrams(text) {
-			if rel[b] {
-				n++
+	tied := func(feats map[string]bool) bool { // the analysis's pairs are hanBigrams'
+		for b := range rel {
+			if !feats["h:"+b] {
+				return false
 			}
 		}
-		return n == len(rel)
+		return true
 	}
-	if !strings.Contains(best.text, answer) || tied(best.text) {
+	if !strings.Contains(best.text, answer) || tied(best.feats) {
 		return "", false
 	}
 	for _, cs := range sents {
-		if cs == best {
+		if cs == best || !tied(cs.feats) {
 			continue
 		}
 		for _, c := range cs.clauses {
-			if strings.Contains(c.text, answer) || !tied(c.text) || !hasOwnHan(c.text, st.text, q.text) || otherInstance(c, cs, q) {
+			if strings.Contains(c.text, answer) || !tied(c.feats) || !hasOwnHan(c, st, q) || otherInstance(c, cs, q) {
 				continue
 			}
 			return fmt.Sprintf("the context says %q of another; %q does not say it of %s", clip(c.text), clip(best.text), answer), true
@@ -120,9 +122,9 @@ func hanBigrams(text string) map[string]bool {
 
 // hasOwnHan: the clause has two Han characters in a row that neither the
 // statement nor the question writes: a value of its own.
-func hasOwnHan(clause, statement, question string) bool {
-	for b := range hanBigrams(clause) {
-		if !strings.Contains(statement, b) && !strings.Contains(question, b) {
+func hasOwnHan(c clause, st, q *span) bool {
+	for f := range c.feats {
+		if strings.HasPrefix(f, "h:") && !st.feats[f] && !q.feats[f] {
 			return true
 		}
 	}

@@ -457,8 +457,11 @@ func SameAmount(v1, u1, v2, u2 string) bool {
 func smallest(v float64, u string) (float64, string) {
 	for range 4 { // the chains are short; a loop in the list ends here
 		base, f, ok := strings.Cut(unitFactors[u], ":")
+		if !ok {
+			break // no larger unit: parsing "" would only make an error
+		}
 		n, err := strconv.ParseFloat(f, 64)
-		if !ok || err != nil {
+		if err != nil {
 			break
 		}
 		v, u = v*n, base
