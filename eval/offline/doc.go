@@ -242,7 +242,8 @@ it that open on none ("Mount Quay Circuit is a track. The 6.2 km long track
 without the word that ties it to the statement ("distributed" of "...
 distributed by A", read in "produced by A") is in another role when a linked
 sentence ties another name by it, in the TieWords words after the word
-(phrase.RelationWord, TiedBy). A "which"/"what" question asks for a kind
+(phrase.RelationWord, TiedBy; after a copula, the word is the subject's noun:
+"director" of "The current director of X is A"). A "which"/"what" question asks for a kind
 (phrase.AnswerType: "which animated television series" a television series):
 when the residual's own sentence names another thing as of that kind
 (phrase.TypedNames: "the animated television series South Park"; "Target is the

@@ -278,6 +278,9 @@ func TestRestatedAnswerInAnotherRole(t *testing.T) {
 	born := []string{"Tom Reed (1934-2002) was a Welsh novelist. He spent most of his adult life in Cardiff and later in Bristol. Reed was born in Harbourton, the son of a miner."}
 	stepQ := "What county does Bo Chen work in as a scientist?"
 	step := []string{"Bo Chen is a materials scientist at Quay University.", "Quay University is a public university in Kent County."}
+	museumQ := "Who is the current director of the museum that bought The Salt Pans in 1998?"
+	museum := []string{"The Salt Pans is an oil painting by Bo Chen. It stayed with the Halbert family until 1998, when it was bought by the Quay Museum of Art.",
+		"The Quay Museum of Art is a public museum in Dover. Since 2017 it has been led by the director Ines Lee, who was chief curator before. Her predecessor, Alan Reed, oversaw the 2004 expansion."}
 	genusQ := "When was the genus Quaya first formally described?"
 	genus := []string{"Quaya is a genus of herbs in the family Gesneriaceae, endemic to Kent. The first specimens were gathered by the collector Ann Lee in 1838. They were only formally described as a new genus in 1852 by the botanist Bo Chen."}
 	checkSupport(t, []supportCase{
@@ -289,6 +292,9 @@ func TestRestatedAnswerInAnotherRole(t *testing.T) {
 		// What the relation word ties may come after a short phrase.
 		{"the year of another event", genusQ, "The genus Quaya was first formally described in 1838.", genus, 0, ""},
 		{"the year the phrase ties", genusQ, "The genus Quaya was first formally described in 1852.", genus, 1, "1852"},
+		// A copula ties its answer by its subject's noun ("director").
+		{"the predecessor given as the director", museumQ, "The current director of the museum that bought The Salt Pans in 1998 is Alan Reed.", museum, 0, ""},
+		{"the director", museumQ, "The current director of the museum that bought The Salt Pans in 1998 is Ines Lee.", museum, 1, "Ines Lee"},
 	})
 }
 

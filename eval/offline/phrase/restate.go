@@ -50,9 +50,10 @@ func KeepNamesWhole(words []string, keep []bool) {
 // (its residual) to the rest of it, where the answer comes after it: a
 // word of the three before the answer that is neither a stop word nor
 // capitalised ("distributed" of "... was distributed by A", "born" of "X
-// was born in A"). "" when there is none, when a copula comes first ("The
-// director ... was A" names A and ties it by nothing), or when the
-// residual opens on a word of its own ("lies Lauersee" says its relation).
+// was born in A"); after a copula, its subject's noun (subjectHead:
+// "director" of "The director of X was A"). "" when there is none, or when
+// the residual opens on a word of its own ("lies Lauersee" says its
+// relation).
 func RelationWord(text, residual string) string {
 	first := strings.Fields(residual)
 	if len(first) == 0 || !Capitalised(first[0]) && !unicode.IsDigit([]rune(first[0])[0]) {
@@ -64,11 +65,29 @@ func RelationWord(text, residual string) string {
 		t := strings.ToLower(TrimWord(words[k]))
 		switch {
 		case copulas[t]:
-			return ""
+			return subjectHead(words[:k])
 		case t == "" || EnglishStop[t] || Capitalised(TrimWord(words[k])):
 			continue
 		}
 		return norm.Stem(t)
+	}
+	return ""
+}
+
+// subjectHead is the noun a copula's subject is about: the word before its
+// first "of", "who", "that" or "which" ("director" of "The current director
+// of the museum ... is A"); "" when there is none, or it is capitalised or a
+// stop word.
+func subjectHead(words []string) string {
+	for k := 1; k < len(words); k++ {
+		switch strings.ToLower(TrimWord(words[k])) {
+		case "of", "who", "that", "which":
+			t := TrimWord(words[k-1])
+			if t == "" || Capitalised(t) || EnglishStop[strings.ToLower(t)] {
+				return ""
+			}
+			return norm.Stem(strings.ToLower(t))
+		}
 	}
 	return ""
 }
