@@ -21,7 +21,8 @@ func TestRelationWord(t *testing.T) {
 	for _, c := range []struct{ text, residual, want string }{
 		{"The film was distributed by Morrow Films.", "Morrow Films", "distribut"},
 		{"The novelist Tom Reed was born in Harbourton.", "Harbourton", "born"},
-		{"The director of the film was Ann Lee.", "Ann Lee", ""},
+		{"The director of the film was Ann Lee.", "Ann Lee", "director"},
+		{"The Quay Film was Ann Lee's.", "Ann Lee", ""},
 		{"The village lies on the Quay Lake.", "lies Quay Lake", ""},
 	} {
 		if got := RelationWord(c.text, c.residual); got != c.want {
