@@ -258,7 +258,8 @@ characters that ties the answer in the statement (within HanTieRunes of it:
 首任馆长) and a clause of another sentence has them all with a value of its
 own (hanroles.go): not the pairs of what the chunk opens on (its topic), nor
 one pair alone, nor a clause that gives another value of a number the
-question states.
+question states, nor where the best sentence opens its chunk on a
+demonstrative (该门诊: the chunk is cut from the question's name).
 
 A statement whose subject carries a claim of its own, set off by commas (a
 non-restrictive relative clause or an apposition: "Arthur Venn, who took over

@@ -47,7 +47,7 @@ func hanAnswerConflict(st, q, best *span, sents []*span) (string, bool) {
 		}
 		return true
 	}
-	if !strings.Contains(best.text, answer) || tied(best.feats) {
+	if !strings.Contains(best.text, answer) || tied(best.feats) || cutFromItsName(best) {
 		return "", false
 	}
 	for _, cs := range sents {
@@ -143,4 +143,15 @@ func otherInstance(c clause, cs, q *span) bool {
 		}
 	}
 	return false
+}
+
+// cutFromItsName: the sentence opens its chunk on a demonstrative (该门诊,
+// 此项目, 这家公司): the chunk was cut from the name it goes on about, which
+// the question gives, so what ties the answer to that name is not missing.
+func cutFromItsName(cs *span) bool {
+	if cs.prev != nil {
+		return false
+	}
+	t := strings.TrimSpace(cs.text)
+	return strings.HasPrefix(t, "该") || strings.HasPrefix(t, "此") || strings.HasPrefix(t, "本") || strings.HasPrefix(t, "这")
 }

@@ -372,12 +372,15 @@ func TestChineseAnswerInAnotherRole(t *testing.T) {
 	museum := []string{"河岸纺织博物馆利用旧纺织厂厂房改建，2003年开馆。首任馆长由曾任厂里工程师的严立新出任。现任馆长为文物学者宋雨桐，她于2019年上任。"}
 	shopQ := "1962年接手松鹤装裱坊的人出生在哪里？"
 	shop := []string{"松鹤装裱坊是位于临江县的一家手工装裱作坊。1962年，作坊由创办人的学徒方晓岚接手经营。方晓岚出生在海边小镇石湾。"}
+	clinicQ := "江川市第二医院的眼科门诊在哪里？"
+	clinic := []string{"该门诊位于门诊楼南区二楼，紧邻门诊药房。", "耳鼻喉科门诊与多个专科共用候诊区，位于门诊楼北区一楼。"}
 	cupQ := "2019年龙舟邀请赛在哪里举办？"
 	cup := []string{"在南溪镇举行的2019年龙舟邀请赛吸引了二十支队伍。", "首届龙舟邀请赛于2005年在北湖公园举办。"}
 	checkSupport(t, []supportCase{
 		{"the first director", museumQ, "河岸纺织博物馆的首任馆长是严立新。", museum, 1, ""},
 		{"the present director given as the first", museumQ, "河岸纺织博物馆的首任馆长是宋雨桐。", museum, 0, "首任馆长由曾任厂里工程师的严立新出任"},
 		{"the topic named by a short form", shopQ, "1962年接手松鹤装裱坊的是学徒方晓岚。", shop, 1, ""},
+		{"a chunk cut from the question's name", clinicQ, "江川市第二医院眼科门诊在门诊楼南区二楼。", clinic, 1, ""},
 		{"another instance says the words", cupQ, "2019年龙舟邀请赛在南溪镇举办。", cup, 1, ""},
 	})
 }
