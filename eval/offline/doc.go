@@ -43,7 +43,9 @@ Chinese sentence also at its commas, short or subordinate clauses (转为一般�
 but"... when both sides are claims of their own, not at the "and" or "or" that
 closes a serial list ("an actress, dancer, and singer"; a piece of at most two
 words and no number after the last comma). A bare yes or no is the
-question's proposition affirmed or denied.
+question's proposition affirmed or denied; a "yes" that opens a longer answer
+affirms it too, as a statement of its own (not for a question whether two
+things share something, which the rest of the answer says by their value).
 
 Context sentences (support.go, structured.go, fields.go, packages records and
 phrase). Each chunk is split the same way; a sentence whose subject is a pronoun

@@ -22,10 +22,16 @@ func TestOfflineEvidence(t *testing.T) {
 	}
 	r := &eval.Runner{Judge: New(), Config: eval.RunnerConfig{Metrics: []eval.Metric{eval.Faithfulness, eval.ContextRecall}, Workers: 1}}
 	res := r.Run(context.Background(), []eval.Sample{s})[0]
+	// The opening "会的" affirms the question's proposition, a statement of
+	// its own (refuted as the answer's own first claim is); the rest follow.
 	st := res.Faithfulness.Statements
-	if len(st) != 3 {
+	if len(st) != 4 || st[0].Statement != "是的，小规模纳税人转为一般纳税人后，纳税人识别号会变" {
 		t.Fatalf("statements %+v", st)
 	}
+	if ev := st[0].Evidence; st[0].Verdict != 0 || ev == nil || ev.Chunk != 2 {
+		t.Errorf("the affirmed proposition: %d %+v", st[0].Verdict, ev)
+	}
+	st = st[1:]
 	// Refuted by chunk 2: the negated clause is the quote.
 	if ev := st[0].Evidence; st[0].Verdict != 0 || ev == nil || ev.Chunk != 2 || ev.Quote != "纳税人识别号保持不变" || ev.QuoteNotFound {
 		t.Errorf("the refuted statement: %d %+v", st[0].Verdict, ev)

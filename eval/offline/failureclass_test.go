@@ -216,3 +216,25 @@ func TestStemsOfOneVerbAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestOpeningYesAffirmsTheQuestion: a "yes" that opens a longer answer
+// affirms the question's proposition, a statement the context must support
+// like the rest; a question whether two things share something is answered
+// by the value the rest of the answer gives them.
+func TestOpeningYesAffirmsTheQuestion(t *testing.T) {
+	q := "试用期员工能享受公司的免费体检吗？"
+	ctx := []string{"体检福利说明：公司每年为正式员工提供一次免费体检，套餐含血常规、肝功能、胸部CT。"}
+	got := StatementsFor(q, "能，公司每年为员工提供一次免费体检。")
+	if len(got) != 2 || got[0] != "是的，试用期员工能享受公司的免费体检" {
+		t.Fatalf("StatementsFor = %q, want the proposition first", got)
+	}
+	if s, ok := Faithfulness(q, "能，公司每年为员工提供一次免费体检。", ctx); !ok || s != 0.5 {
+		t.Errorf("a yes the context does not support: faithfulness %v, %v; want 0.5", s, ok)
+	}
+	if got := StatementsFor("Are both bands sponsored by the same company?", "Yes, both bands have Bramwick Building Society as their sponsor."); len(got) != 1 {
+		t.Errorf("a comparison's yes: %q, want the answer's own statement only", got)
+	}
+	if got := StatementsFor("What does the plan cover?", "Yes, it covers parts."); len(got) != 1 {
+		t.Errorf("a yes to no yes/no question: %q", got)
+	}
+}

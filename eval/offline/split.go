@@ -26,7 +26,59 @@ func StatementsFor(question, answer string) []string {
 			return p
 		}
 	}
+	// A "yes" that opens a longer answer ("能，公司每年…") affirms the
+	// question's proposition, a statement of its own; not a comparison's
+	// ("both", "the same", 同一), which the rest of the answer says by the
+	// value the two share.
+	if openingYes(answer) && len(stmts) > 0 && yesNoQuestion(question) && !comparesTwo(question) {
+		if p := norm.PropositionStatements(question, true); p != nil {
+			return append(p, stmts...)
+		}
+	}
 	return stmts
+}
+
+// openingYes: the answer opens on a yes word set off by punctuation.
+func openingYes(answer string) bool {
+	a := strings.TrimSpace(plaintext.StripControls(answer))
+	i := strings.IndexFunc(a, func(r rune) bool { return strings.ContainsRune(",，。.!！;；:：—", r) })
+	if i <= 0 {
+		return false
+	}
+	yes, ok := norm.YesNo(a[:i])
+	return ok && yes
+}
+
+// yesNoQuestion: the question asks one thing, whether ("…能享受免费体检吗？",
+// "是否…", "Can I …?"), not what or which; two question marks ask two
+// things, and the proposition is no one claim.
+func yesNoQuestion(q string) bool {
+	q = strings.TrimSpace(plaintext.StripControls(q))
+	if strings.Count(q, "?")+strings.Count(q, "？") > 1 {
+		return false
+	}
+	t := q
+	if i := max(strings.LastIndex(q, "?"), strings.LastIndex(q, "？")); i >= 0 {
+		t = q[:i]
+	}
+	t = strings.TrimSpace(t)
+	if containsHan(t) {
+		return strings.HasSuffix(t, "吗") || strings.Contains(t, "是否") || strings.Contains(t, "能否") || strings.Contains(t, "可否") ||
+			strings.Contains(t, "能不能") || strings.Contains(t, "可不可以") || strings.Contains(t, "是不是") || strings.Contains(t, "有没有")
+	}
+	w := strings.Fields(t)
+	return len(w) > 1 && norm.EnglishQuestionAux[strings.ToLower(w[0])]
+}
+
+// comparesTwo: the question asks whether two things share something.
+func comparesTwo(q string) bool {
+	l := strings.ToLower(q)
+	for _, w := range []string{"both", "same", "同一", "都", "共同", "一样", "相同"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 var splits = memo.New[[]string](analysisCacheSize)
