@@ -95,9 +95,8 @@ func hanAnswer(rs []rune, question string) (start, end int) {
 }
 
 // restatesHan: the statement writes RestateShare of the question's pairs of
-// characters. Unlike restates, the question's form is not asked about:
-// phrase.Presupposes misses Chinese wh-questions without a question word it
-// lists, and refusing them cost held-out -105 a pair.
+// characters. Unlike restates, the question's form is not asked about and
+// only pairs of characters count (restates here cost held-out -105 a pair).
 func restatesHan(st, q *span) bool {
 	n, in := 0, 0
 	for f := range q.feats {
