@@ -255,7 +255,11 @@ func conditionConflict(st, question, best *span) (string, bool) {
 					// A statement that gives the bound itself says what
 					// holds up to it ("$1,800 covers up to 120 garments;
 					// the 30 more …").
-					if b.clause != at || b.bound == 0 || b.date || sameQuantity(b, x) || slices.ContainsFunc(st.quants, func(o quantity) bool { return sameQuantity(o, b) }) {
+					// A cell of a table row or a field of a record is read
+					// with the others: their bound is its condition ("|
+					// Over 12 months | $5,000 |").
+					inRow := c.key != "" && b.key != "" && at == c.clause
+					if b.clause != at && !inRow || b.bound == 0 || b.date || sameQuantity(b, x) || slices.ContainsFunc(st.quants, func(o quantity) bool { return sameQuantity(o, b) }) {
 						continue
 					}
 					for _, y := range question.quants {

@@ -133,7 +133,8 @@ The support test (support.go), of one statement against the sentences:
     number of a clause whose condition the question's case does not meet is a
     conflict too: the clause (or the one before it) bounds a quantity of a unit
     the question gives, and the question's value is outside it ("超过2小时每小时
-    收费5元" for a stay of 一个半小时), unless the statement gives the bound.
+    收费5元" for a stay of 一个半小时; a table row's other cells are its cell's
+    condition), unless the statement gives the bound.
  4. names: a covered statement whose names the sentence does not mention (a
     swapped Michigan for Minnesota), or does not write as one ("Rainbow Estate"
     from "Rainbow Terrace ... Lullwater Estate"), or whose sentence has its
