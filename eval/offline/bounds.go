@@ -232,12 +232,11 @@ func negatedEnd(text string) bool {
 }
 
 // conditionConflict: the statement gives a number of a clause whose
-// condition the question's case does not meet: the clause (or, where a
-// Chinese condition stands before it, the clause before: "期限一年以上不满三年
-// 的，试用期为2个月") bounds a quantity of a unit the question gives
-// unbounded, and the question's value is outside the bound ("超过2小时每小时收费
-// 5元" for a stay of 一个半小时; "Systems above 8 kW take around 150 minutes"
-// for a 6.4 kW system).
+// condition the question's case does not meet: a bound of the clause
+// (conditionsOf) is on a quantity of a unit the question gives unbounded,
+// and the question's value is outside it ("超过2小时每小时收费5元" for a stay of
+// 一个半小时; "Systems above 8 kW take around 150 minutes" for a 6.4 kW
+// system).
 func conditionConflict(st, question, best *span) (string, bool) {
 	if question == nil || len(question.quants) == 0 || !slices.ContainsFunc(best.quants, func(b quantity) bool { return b.bound != 0 }) {
 		return "", false
@@ -250,32 +249,39 @@ func conditionConflict(st, question, best *span) (string, bool) {
 			if !sameQuantity(c, x) {
 				continue
 			}
-			for _, at := range []int{c.clause, c.clause - 1} {
-				for _, b := range best.quants {
-					// A statement that gives the bound itself says what
-					// holds up to it ("$1,800 covers up to 120 garments;
-					// the 30 more …").
-					// A cell of a table row or a field of a record is read
-					// with the others: their bound is its condition ("|
-					// Over 12 months | $5,000 |").
-					inRow := c.key != "" && b.key != "" && at == c.clause
-					if b.clause != at && !inRow || b.bound == 0 || b.date || sameQuantity(b, x) || slices.ContainsFunc(st.quants, func(o quantity) bool { return sameQuantity(o, b) }) {
-						continue
-					}
-					for _, y := range question.quants {
-						if y.bound != 0 || y.date || !outside(y, b) || ordinalOrDay(question.text, y) {
-							continue
-						}
+			for _, b := range conditionsOf(c, x, st, best) {
+				for _, y := range question.quants {
+					if y.bound == 0 && !y.date && outside(y, b) && !ordinalOrDay(question.text, y) {
 						return fmt.Sprintf("the context gives %s for %s; the question's %s is not", c.text, boundText(b), y.text), true
 					}
-				}
-				if slices.ContainsFunc(best.quants, func(b quantity) bool { return b.clause == at && b.bound != 0 }) {
-					break // the clause's own condition decides
 				}
 			}
 		}
 	}
 	return "", false
+}
+
+// conditionsOf are the bounded quantities that condition c, the context's
+// writing of the statement's number x: those of c's clause and, for a cell
+// of a table row or a field of a record, of its other fields ("| Over 12
+// months | $5,000 |"); where c's clause has none, those of the clause before
+// it, where a Chinese condition stands ("期限一年以上不满三年的，试用期为2个月").
+// Not a bound the statement gives itself, which says what holds up to it
+// ("$1,800 covers up to 120 garments; the 30 more …").
+func conditionsOf(c, x quantity, st, best *span) []quantity {
+	var out []quantity
+	for _, at := range []int{c.clause, c.clause - 1} {
+		for _, b := range best.quants {
+			inRow := at == c.clause && c.key != "" && b.key != ""
+			if (b.clause == at || inRow) && b.bound != 0 && !b.date && !sameQuantity(b, x) && !slices.ContainsFunc(st.quants, func(o quantity) bool { return sameQuantity(o, b) }) {
+				out = append(out, b)
+			}
+		}
+		if slices.ContainsFunc(best.quants, func(b quantity) bool { return b.clause == at && b.bound != 0 }) {
+			break // the clause's own condition decides
+		}
+	}
+	return out
 }
 
 // outside: the value y is outside the bound b (of the same unit or one

@@ -49,7 +49,7 @@ func hanAnswerConflict(st, q, best *span, sents []*span) (string, bool) {
 		}
 		return true
 	}
-	if !strings.Contains(best.text, answer) || tied(best.feats) || cutFromItsName(best) {
+	if !strings.Contains(best.text, answer) || tied(best.feats) || dangling(best) {
 		return "", false
 	}
 	for _, cs := range sents {
@@ -57,7 +57,7 @@ func hanAnswerConflict(st, q, best *span, sents []*span) (string, bool) {
 			continue
 		}
 		for _, c := range cs.clauses {
-			if strings.Contains(c.text, answer) || !tied(c.feats) || !hasOwnHan(c, st, q) || otherInstance(c, cs, q) {
+			if strings.Contains(c.text, answer) || !tied(c.feats) || !saysMore(c, st, q) || otherInstance(c, cs, q) {
 				continue
 			}
 			return fmt.Sprintf("the context says %q of another; %q does not say it of %s", clip(c.text), clip(best.text), answer), true
@@ -120,17 +120,6 @@ func hanBigrams(text string) map[string]bool {
 	return out
 }
 
-// hasOwnHan: the clause has two Han characters in a row that neither the
-// statement nor the question writes: a value of its own.
-func hasOwnHan(c clause, st, q *span) bool {
-	for f := range c.feats {
-		if strings.HasPrefix(f, "h:") && !st.feats[f] && !q.feats[f] {
-			return true
-		}
-	}
-	return false
-}
-
 // otherInstance: the clause gives another value of a number the question
 // states (首届女排世锦赛于1952年… for 2018年女排世锦赛): it is about another
 // of what the question names.
@@ -143,15 +132,4 @@ func otherInstance(c clause, cs, q *span) bool {
 		}
 	}
 	return false
-}
-
-// cutFromItsName: the sentence opens its chunk on a demonstrative (该门诊,
-// 此项目, 这家公司): the chunk was cut from the name it goes on about, which
-// the question gives, so what ties the answer to that name is not missing.
-func cutFromItsName(cs *span) bool {
-	if cs.prev != nil {
-		return false
-	}
-	t := strings.TrimSpace(cs.text)
-	return strings.HasPrefix(t, "该") || strings.HasPrefix(t, "此") || strings.HasPrefix(t, "本") || strings.HasPrefix(t, "这")
 }

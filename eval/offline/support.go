@@ -1042,8 +1042,13 @@ func clip(s string) string {
 
 // dangling: the sentence opens on a bare description ("The game was
 // released ...") of what no sentence before it in its chunk names, so of
-// what the question names: the chunk was cut from its name.
+// what the question names: the chunk was cut from its name. A Chinese chunk
+// cut so opens on a demonstrative (该门诊, 此项目, 这家公司).
 func dangling(sp *span) bool {
+	if sp.hasHan {
+		t := strings.TrimSpace(sp.text)
+		return sp.prev == nil && (strings.HasPrefix(t, "该") || strings.HasPrefix(t, "此") || strings.HasPrefix(t, "本") || strings.HasPrefix(t, "这"))
+	}
 	for ; sp != nil; sp = sp.prev {
 		w := strings.Fields(sp.text)
 		if sp.ref != "" || len(w) < 3 || phrase.SubjectNoun(sp.text) != w[1] || !norm.EnglishQuestionAux[w[2]] {
