@@ -286,7 +286,7 @@ func lexClause(text string, sp *span) clause {
 					add("n:" + v)
 				}
 			}
-			if englishStop[w] {
+			if englishStop[w] && !codeLetter(lx, i) {
 				// A later pronoun usually refers to a name in the sentence.
 				sp.pronoun = sp.pronoun || pronouns[w] && len(sp.clauses) == 0 && i == firstWord(lx)
 				continue
@@ -354,6 +354,19 @@ func put(m *map[string]bool, f string) {
 		*m = map[string]bool{}
 	}
 	(*m)[f] = true
+}
+
+// codeLetter: the word is a capital letter that names a row, plan or
+// series ("Plan A", "A 套餐", "智能门锁 S 系列"), not the article or the
+// possessive's s that the stop words drop: it follows a capitalised word
+// or stands next to Chinese.
+func codeLetter(lx []lex.Lexeme, i int) bool {
+	l := lx[i]
+	if len(l.Orig) != 1 || !l.Capital || l.Orig == "I" {
+		return false
+	}
+	before := i > 0 && (lx[i-1].Kind == 'h' || lx[i-1].Kind == 'w' && lx[i-1].Capital)
+	return before || i+1 < len(lx) && lx[i+1].Kind == 'h'
 }
 
 func firstWord(lx []lex.Lexeme) int {

@@ -25,6 +25,7 @@ at commas, semicolons and colons. Each text becomes a span of features:
 	h:  Chinese character bigrams without particles    "纳税人" -> h:纳税 h:税人
 	u:  Chinese content characters (short statements)  u:纳 u:税 u:人
 	w:  English word stems, stop words left out       "located" -> w:locat
+	    (not a capital letter naming a row: Plan A, A 套餐)
 	n:  numbers with the unit after them (天, %, days; "3 additional days"
 	    is 3 days), weekdays, demonyms (as their country: "a Japanese
 	    author" against "Chilean"; not one of a name, "Excuse My French";
@@ -79,7 +80,8 @@ The support test (support.go), of one statement against the sentences:
     where "Assigned to" is Priya Raman). A statement that names a table row
     but not the column gives another row's value when it says what tells that
     row's cell in a column from its own, and not what tells its own (fields.go,
-    otherRowsValue; a word of its own row's name or cells tells nothing). A
+    otherRowsValue; a word of its own row's name or cells tells nothing),
+    whether or not its best sentence covers it. A
     statement that says the value, and
     whose other words the record or table has (coverage 0.5), is supported. A
     key is named by KeyNamed of its features (a word naming its value's kind,

@@ -260,6 +260,21 @@ func TestFieldValues(t *testing.T) {
 	})
 }
 
+// A capital letter that names a row ("A 套餐", "智能门锁 S 系列") is a word
+// of it, though "a" and "s" are stop words: without it the A row was named
+// by every statement about the B row, and the first row won.
+func TestCodeLetterNamesARow(t *testing.T) {
+	plans := "| 套餐 | 北京 | 上海 |\n|---|---|---|\n| A 套餐 | 300元 | 320元 |\n| B 套餐 | 450元 | 480元 |"
+	locks := "| 产品线 | 中国大陆 | 港澳台 |\n|---|---|---|\n| 智能门锁 S 系列 | 3年 | 2年 |\n| 智能门锁 P 系列 | 5年 | 3年 |"
+	checkSupport(t, []supportCase{
+		{"", "", "B套餐在上海的价格是480元", []string{plans}, 1, "cell (B 套餐, 上海) gives 480元"},
+		{"", "", "B套餐在上海的价格是320元", []string{plans}, 0, "statement says 320元 where cell (B 套餐, 上海) gives 480元"},
+		{"", "", "A套餐在上海的价格是320元", []string{plans}, 1, "cell (A 套餐, 上海) gives 320元"},
+		{"", "", "智能门锁P系列在港澳台的质保期是三年", []string{locks}, 1, "cell (智能门锁 P 系列, 港澳台) gives 3年"},
+		{"", "", "智能门锁P系列在港澳台的质保期是两年", []string{locks}, 0, "cell (智能门锁 P 系列, 港澳台) gives 3年"},
+	})
+}
+
 // A Chinese bigram between two words the sentence has (付值 of 支付值班费,
 // where the sentence has 支付 and 值班) is found: the answer joined them.
 func TestSeamBetweenWords(t *testing.T) {

@@ -377,6 +377,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	if tev, ok := tiedConflict(st, sents); ok {
 		return tev
 	}
+	if rev, ok := otherRowsValue(st, sents); ok {
+		return rev
+	}
 	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)%s", clip(ev.Quote), ev.Coverage, SupportThreshold, notInIt(missingWords(st, qc, sents[best]), "; not in it: "))
 	return ev
 }
