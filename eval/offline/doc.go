@@ -176,7 +176,10 @@ The support test (support.go), of one statement against the sentences:
     [2]"); not when the statement gives a quantity of one to a name only
     the other has, where that one gives another value of its unit (a quantity
     belongs to the name a preposition after it gives, "63 ms in Lisbon", else to
-    the last one before it). Two prose sentences of any chunks that write one
+    the last one before it). Two sentences of one chunk are joined only for
+    the terms of a total or difference the statement computes, each written
+    among words of its own sentence, not only of the other's (swapped). Two
+    prose sentences of any chunks that write one
     name of the statement, its link ("Walter Coy" in a film's cast, "Walter
     Darwin Coy" opening the next), support a statement the best of them
     covers but for names the other gives (bridged): the link is written by its
@@ -255,6 +258,11 @@ when the residual's own sentence names another thing as of that kind
 second-largest discount store retailer …, behind Walmart"), a residual that is
 not one is not the answer there; nor is a bare answer that adds only names to
 the question ("The answer is Walmart.") in the sentence that covers it.
+
+A Chinese designator (甲乙丙丁, 东西南北, 上下, 男女, 内外, 前后) the best sentence
+writes another in place of, before the same character, while another sentence
+writes the statement's ("乙供应商交货期60天" against "甲供应商交货期为60天"), gives
+one party's value to another (hanPartySwap).
 
 A Chinese statement that restates the question around an answer of its own
 (the run of its characters in no pair the question writes: 谢婉婷 of

@@ -661,3 +661,21 @@ func TestTotalOfTwoChunks(t *testing.T) {
 		{"a total the two do not make", q, "You owe $95 now: the $60 fine for the loading bay plus the $25 late charge.", ctx, 0, "$95"},
 	})
 }
+
+// Two sentences of one chunk support a statement that computes a total or
+// difference from them, each term written among words of its own sentence:
+// a statement that writes one's value among the other's words ("中级…48课时")
+// is not joined. A Chinese designator swapped for another (乙 for 甲) with
+// the swapped party's sentence elsewhere is a conflict naming both.
+func TestDifferenceWithinOneChunk(t *testing.T) {
+	courses := []string{"初级会计实务课程共48课时，学费2800元；中级财务管理课程共64课时，学费4200元。"}
+	cq := "中级财务管理比初级会计实务多多少课时？"
+	suppliers := []string{"甲供应商交货期为60天。乙供应商交货期为45天。"}
+	sq := "乙供应商比甲供应商交货期短多少天？"
+	checkSupport(t, []supportCase{
+		{"the difference of two sentences", cq, "中级财务管理共64课时，比初级会计实务的48课时多16课时。", courses, 1, "64课 − 48课 = 16课"},
+		{"the two values swapped", cq, "中级财务管理共48课时，比初级会计实务的64课时少16课时。", courses, 0, "number conflict"},
+		{"a difference of the right party's values", sq, "乙供应商交货期45天。", suppliers, 1, "coverage 1.00"},
+		{"another party's value", sq, "乙供应商交货期60天。", suppliers, 0, "statement says 乙 (乙供) where the sentence says 甲 (甲供)"},
+	})
+}

@@ -133,3 +133,43 @@ func otherInstance(c clause, cs, q *span) bool {
 	}
 	return false
 }
+
+// hanPartySwap: a Chinese statement that writes a pair of characters the
+// best sentence does not, where the best sentence writes that pair's
+// second character after another first ("乙供应商交货期60天" against "甲供应商
+// 交货期为60天") and another sentence writes the statement's pair (乙供应商
+// …): it gives one party's value to another. Not a pair of the question's
+// that the statement only repeats.
+func hanPartySwap(st, q, best *span, sents []*span) (string, bool) {
+	if !st.hasHan {
+		return "", false
+	}
+	for f := range st.feats {
+		if !strings.HasPrefix(f, "h:") || best.feats[f] || best.refFeats[f] {
+			continue
+		}
+		pair := []rune(strings.TrimPrefix(f, "h:"))
+		if len(pair) != 2 {
+			continue
+		}
+		var in string
+		for g := range best.feats {
+			if r := []rune(strings.TrimPrefix(g, "h:")); strings.HasPrefix(g, "h:") && len(r) == 2 && r[1] == pair[1] && r[0] != pair[0] && !st.feats[g] && strings.ContainsRune(hanDesignators, r[0]) && strings.ContainsRune(hanDesignators, pair[0]) {
+				in = string(r)
+				break
+			}
+		}
+		if in == "" {
+			continue
+		}
+		for _, cs := range sents {
+			if cs != best && cs.feats[f] && !cs.feats["h:"+in] {
+				return fmt.Sprintf("statement says %c (%s) where the sentence says %c (%s); %q is %c's", pair[0], string(pair), []rune(in)[0], in, clip(cs.text), pair[0]), true
+			}
+		}
+	}
+	return "", false
+}
+
+// hanDesignators tell parties, places and times of one kind apart.
+const hanDesignators = "甲乙丙丁戊己东西南北上下男女内外前后"

@@ -333,6 +333,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		if detail, ok := hanAnswerConflict(st, q, sents[best], sents); ok {
 			return ev.conflict(DetectorName, detail)
 		}
+		if detail, ok := hanPartySwap(st, q, sents[best], sents); ok {
+			return ev.conflict(DetectorName, detail)
+		}
 		if detail, ok := shareConflict(st, sents[best]); ok {
 			return ev.conflict(DetectorNumber, detail+": the statement gives the quantity to the wrong party")
 		}
@@ -1142,7 +1145,10 @@ const pairCandidates = 4
 
 // pairSupport: a statement that joins facts of sentences of two chunks
 // ("婚假3天，加上晚婚奖励假7天") is supported by their union when it covers
-// it, each gives a quantity the other lacks and no detector fires.
+// it, each gives a quantity the other lacks and no detector fires; of one
+// chunk, only the terms of a total or difference the statement computes
+// ("64课时，比初级会计实务的48课时多16课时"), each written among words of
+// its own sentence's (swapped).
 func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool, derived map[string]bool) (Evidence, bool) {
 	var top []int
 	for i := range sents {
@@ -1155,8 +1161,10 @@ func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool, deriv
 	for a := 0; a < len(top); a++ {
 		for b := a + 1; b < len(top); b++ {
 			x, y := sents[top[a]], sents[top[b]]
-			if x.chunk == y.chunk || !givesOwn(st, x, y) || !givesOwn(st, y, x) || boundElsewhere(st, x, y) {
-				continue // one chunk's sentences are read one by one
+			// One chunk's sentences are read one by one, but for the terms of
+			// the statement's arithmetic, each in its own place.
+			if x.chunk == y.chunk && (len(derived) == 0 || swapped(st, x, y) || swapped(st, y, x)) || !givesOwn(st, x, y) || !givesOwn(st, y, x) || boundElsewhere(st, x, y) {
+				continue
 			}
 			u := unionSpan(x, y)
 			cov := coverageWith(st, q, u, useUnis, derived)
@@ -1236,6 +1244,68 @@ func owner(st *span, q quantity, a, b *span) (inB, ok bool) {
 
 // ownerPrepositions tie a quantity to the name after them.
 var ownerPrepositions = map[string]bool{"in": true, "at": true, "for": true, "of": true}
+
+// swapped: a quantity of the statement that x gives and y does not is
+// written among words of y's own and none of x's (roleFeats): "乙…45天"
+// where x is 甲's sentence of 45天 and y 乙's of 60天.
+func swapped(st, x, y *span) bool {
+	for _, q := range st.quants {
+		if !hasQuantity(x, q) || hasQuantity(y, q) {
+			continue
+		}
+		r := roleFeats(st, q)
+		mine := func(a, b *span) bool {
+			for f := range r {
+				if a.feats[f] && !b.feats[f] {
+					return true
+				}
+			}
+			return false
+		}
+		if mine(y, x) && !mine(x, y) {
+			return true
+		}
+	}
+	return false
+}
+
+// roleFeats are the content features of the words a quantity of the
+// statement is said with: those of its clause between the quantities
+// before and after it, common words aside.
+func roleFeats(st *span, q quantity) map[string]bool {
+	text := normalised(st.text)
+	at := strings.Index(text, q.text)
+	if at < 0 {
+		return nil
+	}
+	end := at + len(q.text)
+	lo, hi := 0, len(text)
+	for _, o := range st.quants {
+		i := strings.Index(text, o.text)
+		if i < 0 || i == at {
+			continue
+		}
+		if j := i + len(o.text); j <= at && j > lo {
+			lo = j
+		}
+		if i >= end && i < hi {
+			hi = i
+		}
+	}
+	if i := strings.LastIndexAny(text[lo:at], ",;:，；：。!?"); i >= 0 {
+		lo += i + 1
+	}
+	if i := strings.IndexAny(text[end:hi], ",;:，；：。!?"); i >= 0 {
+		hi = end + i
+	}
+	out := map[string]bool{}
+	for f := range analyze(text[lo:at] + " " + text[end:hi]).feats {
+		if !strings.HasPrefix(f, "n:") && !st.common[f] {
+			out[f] = true
+		}
+	}
+	return out
+}
 
 // givesOwn: x gives a quantity of the statement that y does not.
 func givesOwn(st, x, y *span) bool {
