@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -175,7 +176,14 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 	if len(its) < 2 {
 		// A comparative ("more", 更高) says which of two; of three rows or
 		// more only a superlative ("most", 最高) names one.
-		if its, vals = rowItems(c, st, sents); len(its) < 2 || len(its) > 2 && !c.Superlative {
+		// The measure as the statement says it ("monthly limit"), before the
+		// question's other words ("… and cash withdrawals").
+		measure := maps.Clone(about)
+		maps.DeleteFunc(measure, func(f string, _ bool) bool { return !st.feats[f] })
+		if len(measure) == 0 {
+			measure = about
+		}
+		if its, vals = rowItems(c, st, sents, measure); len(its) < 2 || len(its) > 2 && !c.Superlative {
 			return Evidence{}, false
 		}
 		about = compared(st, q, c, its)
@@ -347,7 +355,7 @@ func withoutComparative(st *span, c comparison) *span {
 // rowItems are the rows of the table (or the fields of the record) whose
 // row the statement names, read in one column, with their values: the
 // items of a superlative ("the lowest monthly fee") that offers none.
-func rowItems(c comparison, st *span, sents []*span) ([]item, []value) {
+func rowItems(c comparison, st *span, sents []*span, about map[string]bool) ([]item, []value) {
 	for _, cs := range sents {
 		fc := cs.field
 		if fc == nil || len(fc.named) == 0 || naming(st, fc.keys[0], nil) < 1 {
@@ -360,7 +368,16 @@ func rowItems(c comparison, st *span, sents []*span) ([]item, []value) {
 			if of == nil || o.chunk != cs.chunk || len(of.named) != len(fc.named) || !slices.Equal(of.named[1:], fc.named[1:]) {
 				continue
 			}
-			v, ok := kindValue(c, of.value.quants)
+			// The value's clause that says what is compared first ("annual
+			// deductible $2,000" of "employee premium $0 per month; annual
+			// deductible $2,000").
+			var v value
+			ok := false
+			for _, p := range append(clausesAbout(of.value, about), of.value) {
+				if v, ok = kindValue(c, p.quants); ok {
+					break
+				}
+			}
 			if !ok {
 				return nil, nil
 			}

@@ -259,6 +259,18 @@ func TestTwoRowsOfATable(t *testing.T) {
 	})
 }
 
+// A record of several measures per row is compared by the measure's own
+// piece ("annual deductible $2,000"), as a sentence is, not by its first
+// amount (the premium).
+func TestComparedMeasureOfARecord(t *testing.T) {
+	medical := "2025 Medical Plans\nPlan Basic: employee premium $0 per month; annual deductible $2,000; out-of-pocket maximum $5,000.\nPlan Plus: employee premium $85 per month; annual deductible $500; out-of-pocket maximum $3,000."
+	q := "Which medical plan has the lower deductible?"
+	checkSupport(t, []supportCase{
+		{name: "the plan with the lower deductible", q: q, statement: "Plan Plus has the lower deductible.", ctx: []string{medical}, want: 1, reason: "Plan Basic $2,000, Plan Plus $500: Plan Plus is the lower"},
+		{name: "the plan with the lower premium", q: q, statement: "Plan Basic has the lower deductible.", ctx: []string{medical}, want: 0, reason: "Plan Plus has it"},
+	})
+}
+
 const warranty = "| Coverage | Essential | Plus | Premier |\n|---|---|---|---|\n| Panel product warranty | 12 years | 15 years | 25 years |\n| Inverter warranty | 5 years | 10 years | 12 years |\n| Labour / workmanship | 2 years | 5 years | 10 years |"
 
 // TestValueWrittenWithoutItsSpace: a field's value written whole but for

@@ -212,7 +212,8 @@ names (of three rows or more, only a superlative decides). An item's value is
 the first quantity of the comparison's kind (a year for points in time, else one
 with a unit, no year; other units decide nothing) in the clause saying most of what is
 compared (a measure's adjective or noun too: "longer" of "212 metres long" and "a total
-length", 更长 of 全长) of the first piece that names it and no other item, or names none in a
+length", 更长 of 全长; for a row's value, the measure as the statement says it: "annual
+deductible $2,000", not the premium before it) of the first piece that names it and no other item, or names none in a
 run that opens on it; in a sentence that names them all, in the clauses from its
 name to another's ("A (born 1951) ... B (born December 29, 1995)"). The statement is supported when its item holds the extreme
 value and the rest is covered (or is the other items: "A比B更长"), a number conflict when another item does
