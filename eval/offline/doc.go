@@ -81,7 +81,11 @@ The support test (support.go), of one statement against the sentences:
     but not the column gives another row's value when it says what tells that
     row's cell in a column from its own, and not what tells its own (fields.go,
     otherRowsValue; a word of its own row's name or cells tells nothing),
-    whether or not its best sentence covers it. A
+    whether or not its best sentence covers it. A statement that names no
+    word of the key of the list line it matches, while the answer's
+    statements before it name another key of that list, gives that key's
+    thing this line's rule ("… a Tier A supplier, so every lot is inspected
+    at normal level" against "- Tier B: …"; otherTopic). A
     statement that says the value, and
     whose other words the record or table has (coverage 0.5), is supported. A
     key is named by KeyNamed of its features (a word naming its value's kind,

@@ -679,3 +679,31 @@ func TestDifferenceWithinOneChunk(t *testing.T) {
 		{"another party's value", sq, "乙供应商交货期60天。", suppliers, 0, "statement says 乙 (乙供) where the sentence says 甲 (甲供)"},
 	})
 }
+
+// A statement that leaves its subject to the answer's statement before it
+// ("… is a Tier A supplier, so every lot is inspected at normal level") is
+// not supported by another key's line of the list ("- Tier B: inspect
+// every lot at normal level"); a statement that names its line's key in
+// any word is left to the other checks.
+func TestRuleOfAnotherListKey(t *testing.T) {
+	j := New()
+	tiers := []string{"Approved Supplier List\nSUP-114 Meridian Castings – Tier B\nSUP-207 Northgate Plastics – Tier A\nSUP-311 Keller Fasteners – Tier C",
+		"Incoming inspection frequency by supplier tier:\n- Tier A: skip-lot, inspect every 5th lot\n- Tier B: inspect every lot at normal level\n- Tier C: 100% inspection of every lot"}
+	docks := []string{"在泊船只登记：蓝鲸号停在A码头。", "码头区域说明\nA码头：浮动码头，提供30A岸电，水深3.5米。\nB码头：浮动码头，提供50A岸电，水深4.2米。\nC码头：固定码头，提供16A岸电，水深2.4米。"}
+	for _, c := range []struct {
+		q, answer string
+		ctx       []string
+		want      float64
+		reason    string
+	}{
+		{"How often are incoming lots from Northgate Plastics inspected?", "Northgate Plastics (SUP-207) is a Tier A supplier, so every lot is inspected at normal level.", tiers, 0.5, `the answer speaks of "Tier A" before it; field "Tier B" gives this`},
+		{"How often are incoming lots from Northgate Plastics inspected?", "Northgate Plastics (SUP-207) is a Tier A supplier, so it gets skip-lot inspection, every 5th lot.", tiers, 1, ""},
+		{"A码头提供多大电流的岸电？", "蓝鲸号停在A码头。那里提供的是16A岸电。", docks, 0.5, `field "C码头" gives this`},
+		{"A码头提供多大电流的岸电？", "蓝鲸号停在A码头。那里提供的是30A岸电。", docks, 1, ""},
+	} {
+		score, reasons, _ := scoreWith(t, j, c.q, c.answer, c.ctx)
+		if score != c.want || c.reason != "" && !strings.Contains(strings.Join(reasons, " | "), c.reason) {
+			t.Errorf("%q: F=%.2f %v, want %.2f with %q", c.answer, score, reasons, c.want, c.reason)
+		}
+	}
+}

@@ -639,3 +639,45 @@ func rowFeats(a *fieldCheck, chunk uint64, sents []*span) map[string]bool {
 	}
 	return out
 }
+
+// otherTopic: a statement that leaves what it speaks of to the answer's
+// statements before it ("… is a Tier A supplier. So every lot is inspected
+// at normal level.") is matched by a list's field, on its own line, whose
+// key neither it (by any word) nor they name, while they name another key
+// of that list, and one only: the statement gives that key's thing
+// another's rule.
+func otherTopic(st *span, sents []*span, best int) (string, bool) {
+	if st.topic == "" {
+		return "", false
+	}
+	b := sents[best]
+	var fc *fieldCheck
+	for _, cs := range sents {
+		if f := cs.field; f != nil && len(f.keys) == 1 && (cs == b || strings.Contains(b.text, cs.text) && len(b.text) <= len(cs.text)+4) {
+			fc = f
+			break
+		}
+	}
+	if fc == nil || naming(st, fc.keys[0], nil) > 0 {
+		return "", false // the statement names the field, if only in part
+	}
+	t := analyze(st.topic)
+	if naming(t, fc.keys[0], nil) >= KeyNamed {
+		return "", false
+	}
+	var other *fieldCheck
+	for _, cs := range sents {
+		o := cs.field
+		if o == nil || o == fc || o.from != fc.from || len(o.keys) != 1 || naming(t, o.keys[0], nil) < KeyNamed {
+			continue
+		}
+		if other != nil {
+			return "", false // the answer speaks of two: a comparison
+		}
+		other = o
+	}
+	if other == nil {
+		return "", false
+	}
+	return fmt.Sprintf("the answer speaks of %q before it; %s gives this, not field %q", other.named[0], fc.label, other.named[0]), true
+}

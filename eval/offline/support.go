@@ -364,6 +364,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 			}
 			return ev.conflict(DetectorName, detail)
 		}
+		if detail, ok := otherTopic(st, sents, best); ok {
+			return ev.conflict(DetectorName, detail)
+		}
 		ev.Verdict = 1
 		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f)%s%s", clip(ev.Quote), ev.Coverage, sums(st, q, sents), conversions(st, sents[best]))
 		if bestCov < SupportThreshold {
