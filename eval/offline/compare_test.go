@@ -139,6 +139,12 @@ func TestRoles(t *testing.T) {
 			[]string{"往返交通费由家长承担，比赛期间住宿费由学院承担。"}, 1},
 		{"en two parts of one verb", "Who paid for the hotel?", "The hotel was paid by Quay Academy.",
 			[]string{"The travel was paid by Harbour Parents Fund and the hotel was paid by Quay Academy."}, 1},
+		// A lead-in before a colon is every piece's, not the first piece's
+		// party: a statement with its words names no party.
+		{"a lead-in is no party", "What's my copay at a Gold provider?", "A GP visit at a Gold provider costs a $35 copay.",
+			[]string{"Member costs per GP visit: Silver providers $15 copay, Gold providers $35 copay, out-of-network visits 40% coinsurance."}, 1},
+		{"a lead-in, the other party's share", "What's my copay at a Gold provider?", "A GP visit at a Gold provider costs a $15 copay.",
+			[]string{"Member costs per GP visit: Silver providers $15 copay, Gold providers $35 copay, out-of-network visits 40% coinsurance."}, 0},
 		{"a quantity is no party", "Who approved the fee?", "The fee was approved by the CEO.", []string{"The fee was reduced by 10% and approved by the board."}, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -171,7 +171,8 @@ The support test (support.go), of one statement against the sentences:
     Shares are roles of quantities: a
     sentence cut at its joins into pieces with a quantity each ("30 days for
     staff and 60 days for managers"; a year names a piece as a word does) gives
-    each piece's party its quantity, and
+    each piece's party its quantity (a lead-in before a colon is every
+    piece's), and
     a statement that names one party with another's quantity is a conflict.
  6. two chunks: a statement no sentence covers is supported by two sentences of
     different chunks together when their union covers it (a total the answer

@@ -213,7 +213,13 @@ func quantityPieces(text string) []piece {
 		}
 		p := piece{sp: sp, q: sp.quants[k], before: sp.feats, after: sp.feats}
 		if k := strings.Index(acc, p.q.text); k >= 0 {
-			p.before, p.after = analyze(acc[:k]).feats, analyze(acc[k+len(p.q.text):]).feats
+			from := 0
+			if len(out) == 0 {
+				// A lead-in before a colon is said of every piece ("Member
+				// costs per GP visit: Silver providers $15 copay, Gold …").
+				from = strings.LastIndexAny(acc[:k], ":：") + 1
+			}
+			p.before, p.after = analyze(acc[from:k]).feats, analyze(acc[k+len(p.q.text):]).feats
 		}
 		out = append(out, p)
 		acc = ""
