@@ -460,6 +460,16 @@ func TestComputedDate(t *testing.T) {
 	if ev := Support("Notice is due at least 90 days before the term ends on 30 June 2025, so by 1 May 2025.", q, contract); ev.Verdict != 0 || ev.Detector != DetectorNumber {
 		t.Errorf("computed wrong: %s", ev.Reason)
 	}
+	// A time of day is no count a bare field's number is, nor a date's day
+	// ("Credits: 12" says nothing of 10:00 on October 12).
+	booking := []string{"Meeting Room Booking Rules\n- Cancel at least 48 hours before the booking start time for a full credit refund.", "Booking confirmation\nRoom: Juniper\nStart: 2024-10-14 10:00\nCredits: 12"}
+	bq := "What's the latest I can cancel the Juniper booking and still get all my credits back?"
+	if ev := Support("You'd need to cancel by 10:00 on October 12 to get all 12 credits back.", bq, booking); ev.Verdict != 1 {
+		t.Errorf("computed by hours: %s", ev.Reason)
+	}
+	if ev := Support("You'd need to cancel by 10:00 on October 13 to get all 12 credits back.", bq, booking); ev.Verdict != 0 || ev.Detector != DetectorNumber {
+		t.Errorf("computed by hours, wrong: %s", ev.Reason)
+	}
 	settle := []string{"结算周期：货款在买家确认收货7天后结算到商家绑定的对公账户。", "遇法定节假日顺延。"}
 	if ev := Support("货款在买家确认收货7天后结算到对公账户，即3月11日结算到对公账户。", "3月4日确认收货，哪天结算？", settle); ev.Verdict != 1 || !strings.Contains(ev.Reason, "3月4日 + 7天 = 3月11日") {
 		t.Errorf("computed zh: %s", ev.Reason)

@@ -221,11 +221,14 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		keys := analyze(strings.Join(fc.named, " "))
 		own := slices.DeleteFunc(slices.Clone(st.quants), func(sq quantity) bool { return hasQuantity(keys, sq) })
 		for _, sq := range own {
+			if clock(sq) && !slices.ContainsFunc(fc.value.quants, clock) {
+				continue // a time of day is no value of a field without one
+			}
 			given := hasQuantity(fc.value, sq) || q != nil && hasQuantity(q, sq)
 			if !given && (slices.ContainsFunc(fc.value.quants, func(vq quantity) bool {
 				return vq.unit == sq.unit && !(vq.date && timeSpan(sq)) || !calendar(vq) && !calendar(sq) && norm.Convertible(vq.unit, sq.unit)
 			}) ||
-				bareNumber(fc.value) && !code(fc.value) && !recordGives(sents, fc, sq, len(own) > 1)) && !computed(st, q, sq, sents) && rowCell(st, fc, sq, sents) < 0 {
+				bareNumber(fc.value) && !code(fc.value) && !calendar(sq) && !recordGives(sents, fc, sq, len(own) > 1)) && !computed(st, q, sq, sents) && rowCell(st, fc, sq, sents) < 0 {
 				bad = sq.text
 			}
 		}
@@ -295,6 +298,9 @@ func calendar(q quantity) bool {
 func timeSpan(q quantity) bool {
 	return !q.date && (strings.ContainsAny(strings.ToLower(q.text), "abcdefghijklmnopqrstuvwxyz") || strings.Contains(q.text, "天"))
 }
+
+// clock: a time of day ("10:00"), no count a bare number is.
+func clock(q quantity) bool { return strings.Contains(q.value, ":") }
 
 // code: the value writes letters beside its one number ("NV-INV-20931",
 // "LT-6K"): an identifier, which no amount of the statement contradicts.

@@ -26,9 +26,10 @@ var (
 		regexp.MustCompile(`(\d{1,2}) ` + monthPattern + `(?:,? (\d{4}))?`), // day month year
 		regexp.MustCompile(monthPattern + ` (\d{1,2})(?:st|nd|rd|th)?(?:, (\d{4}))?\b`),
 	}
-	// A length of time in calendar days, weeks or months; working or
-	// business days are not calendar days and are left out.
-	spanPattern = regexp.MustCompile(`(?i)\b(\d+|[a-z]+)[ -](calendar )?(days?|weeks?|months?)\b|(\d+)(个)?(天|日|周|星期|个月)`)
+	// A length of time in calendar days, weeks or months, or hours that
+	// make whole days ("the 72-hour rule"); working or business days are
+	// not calendar days and are left out.
+	spanPattern = regexp.MustCompile(`(?i)\b(\d+|[a-z]+)[ -](calendar )?(days?|weeks?|months?|hours?)\b|(\d+)(个)?(天|日|周|星期|个月|小时)`)
 )
 
 // Dates are the dates t writes: 2025-06-30, 2025年6月30日, 6月30日, 30 June
@@ -55,7 +56,8 @@ func Dates(t string) []Date {
 	return out
 }
 
-// A Span is a length of time a text gives: days (weeks as seven) or months.
+// A Span is a length of time a text gives: days (weeks as seven, hours as
+// a twenty-fourth) or months.
 type Span struct {
 	Days, Months int
 	Text         string
@@ -87,6 +89,10 @@ func Spans(t string) []Span {
 			out = append(out, Span{Days: v, Text: m[0]})
 		case strings.HasPrefix(unit, "week") || unit == "周" || unit == "星期":
 			out = append(out, Span{Days: 7 * v, Text: m[0]})
+		case strings.HasPrefix(unit, "hour") || unit == "小时":
+			if v > 0 && v%24 == 0 {
+				out = append(out, Span{Days: v / 24, Text: m[0]})
+			}
 		default:
 			out = append(out, Span{Months: v, Text: m[0]})
 		}

@@ -167,6 +167,10 @@ func TestComputed(t *testing.T) {
 		{"2025年6月20日前", []string{"合同到期日：2025年6月30日", "须提前两周书面通知"}, ""},
 		{"2025年6月16日前", []string{"合同到期日：2025年6月30日", "须提前两周书面通知"}, "2025年6月30日 − 14天 = 2025年6月16日"},
 		{"by 15 June", []string{"ends 30 June", "within 10 business days"}, ""},
+		// Hours that make whole days move a date by those days.
+		{"by October 12", []string{"Start: 2024-10-14 10:00", "Cancel at least 48 hours before the start"}, "2024-10-14 − 48 hours = October 12"},
+		{"by October 13", []string{"Start: 2024-10-14 10:00", "Cancel at least 36 hours before the start"}, ""},
+		{"8月20日前", []string{"开场日期：8月23日", "须在开场前72小时下单"}, "8月23日 − 72小时 = 8月20日"},
 	} {
 		ds := Dates(c.date)
 		if len(ds) != 1 {
