@@ -145,9 +145,7 @@ The support test (support.go), of one statement against the sentences:
  4. names: a covered statement whose names the sentence does not mention (a
     swapped Michigan for Minnesota), or does not write as one ("Rainbow Estate"
     from "Rainbow Terrace ... Lullwater Estate"), or whose sentence has its
-    names and none of what it claims of them, is not supported; so is one with
-    two Chinese characters in a row that neither the sentence nor the question
-    has, between ones it has (总监 for 主管). A name of the question may be spelled
+    names and none of what it claims of them, is not supported. A name of the question may be spelled
     out in a neighbour of a sentence that refers to it by a pronoun, and is what
     a chunk cut from its name describes ("The game was released ..." with no
     name before it). A name of the question that the statement opens on
@@ -194,8 +192,8 @@ The support test (support.go), of one statement against the sentences:
     has ("born in X" is not "studied in X").
  7. the reference's bar: a statement of the reference (context recall) that
     fails only on coverage is attributed when the coverage is above
-    RecallThreshold in a sentence that has its names, two of its own words and
-    none replaced, or in two sentences that each give words of it the other does
+    RecallThreshold in a sentence that has its names and two of its own
+    words, or in two sentences that each give words of it the other does
     not: a reference is written in its own words.
 
 For example:

@@ -22,8 +22,6 @@ var chineseNotNegation = words.List("chinese_not_negation")
 
 var chineseParticles = phrase.ChineseParticles
 
-var chineseStopBigrams = phrase.ChineseStopBigrams
-
 // changeWords say that something changes, for the reason of a conflict with 不变.
 var changeWords = words.List("change_words")
 

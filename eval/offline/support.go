@@ -154,9 +154,6 @@ func attribution(st, q *span, sents []*span) Evidence {
 	if _, missing := missingName(st, q, best); missing {
 		return ev
 	}
-	if _, replaced := replacedWord(st, q, best); replaced {
-		return ev
-	}
 	ev.Verdict = 1
 	ev.Reason = fmt.Sprintf("context says %q (coverage %.2f: a reference statement is attributed above %.2f)", clip(ev.Quote), ev.Coverage, RecallThreshold)
 	return ev
@@ -345,9 +342,6 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		if !saysSomething(st, q, sents[best], derived) {
 			ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
 			return ev
-		}
-		if w, ok := replacedWord(st, q, sents[best]); ok {
-			return ev.conflict(DetectorName, fmt.Sprintf("statement says %q, which the matching context does not have", w))
 		}
 		detail := ""
 		if n, ok := missingName(st, q, sents[best]); ok {
@@ -622,34 +616,6 @@ func lastWord(s string) string {
 		return ""
 	}
 	return f[len(f)-1]
-}
-
-// replacedWord: two or more Han characters of the statement in a row that
-// neither the sentence nor the question has, between ones the sentence has
-// (总监 of 经总监签字 against 经主管签字); a function word is none.
-func replacedWord(st, q, cs *span) (string, bool) {
-	has := func(r rune) bool {
-		u := "u:" + string(r)
-		return cs.unis[u] || cs.refFeats[u] || q != nil && q.unis[u]
-	}
-	for _, c := range st.clauses { // numerals normalised
-		var run []rune
-		seen := false
-		for _, r := range c.text + "。" {
-			switch {
-			case !isHan(r) || chineseParticles[r]:
-				run, seen = nil, false
-			case has(r):
-				if seen && len(run) >= 2 && !chineseStopBigrams[string(run)] {
-					return string(run), true
-				}
-				run, seen = nil, true
-			default:
-				run = append(run, r)
-			}
-		}
-	}
-	return "", false
 }
 
 // contiguousUnis are the context's unigrams that count for the statement:
