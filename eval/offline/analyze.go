@@ -243,6 +243,9 @@ func lexClause(text string, sp *span) clause {
 				// 8 is "eight" too: a text that writes the word has it.
 				add("w:" + w)
 			}
+			if w, ok := norm.OrdinalNames[v]; ok && i+1 < len(lx) && lx[i+1].Kind == 'w' && ordinalSuffixes[lx[i+1].Text] {
+				add("w:" + w) // 5th is "fifth" too
+			}
 			q := quantity{value: v, text: l.Text}
 			q.unit, q.text, q.date = unitAt(lx, i)
 			q.span = i+1 < len(lx) && (lx[i+1].Kind == 'w' && lx[i+1].Text == "s" || lx[i+1].Kind == 'h' && strings.HasPrefix(lx[i+1].Text, "年代"))
@@ -277,6 +280,9 @@ func lexClause(text string, sp *span) clause {
 			}
 			if country, ok := demonymAt(lx, i, sp.skips != nil); ok {
 				sp.quants = append(sp.quants, quantity{value: country, unit: nationUnit, text: l.Orig})
+			}
+			if v, ok := norm.OrdinalWords[w]; ok {
+				add("n:" + v) // "fifth" is 5th too
 			}
 			if v, ok := norm.NumberWords[w]; ok {
 				// "eight hours" is the number 8: the feature of 8 hours;
@@ -368,6 +374,9 @@ func codeLetter(lx []lex.Lexeme, i int) bool {
 	before := i > 0 && (lx[i-1].Kind == 'h' || lx[i-1].Kind == 'w' && lx[i-1].Capital)
 	return before || i+1 < len(lx) && lx[i+1].Kind == 'h'
 }
+
+// ordinalSuffixes write a number as an ordinal (5th, 21st).
+var ordinalSuffixes = map[string]bool{"st": true, "nd": true, "rd": true, "th": true}
 
 func firstWord(lx []lex.Lexeme) int {
 	return slices.IndexFunc(lx, func(l lex.Lexeme) bool { return l.Kind == 'w' || l.Kind == 'h' || l.Kind == 'n' })

@@ -25,6 +25,7 @@ at commas, semicolons and colons. Each text becomes a span of features:
 	h:  Chinese character bigrams without particles    "纳税人" -> h:纳税 h:税人
 	u:  Chinese content characters (short statements)  u:纳 u:税 u:人
 	w:  English word stems, stop words left out       "located" -> w:locat
+	    (a number's word too, and an ordinal's: 8 -> w:eight, 5th -> w:fifth)
 	    (not a capital letter naming a row: Plan A, A 套餐)
 	n:  numbers with the unit after them (天, %, days; "3 additional days"
 	    is 3 days), weekdays, demonyms (as their country: "a Japanese

@@ -575,6 +575,17 @@ func TestValueInAnotherClause(t *testing.T) {
 // date's parts make none), and counts as found; a range's first number has its second's unit; a
 // unit written otherwise ("kilograms" for "kg") is the same; and a reason
 // names a Chinese unit whole (2小时, not 2小).
+// An ordinal word is its number written with a suffix ("fifth", 5th), as
+// a number word is its number.
+func TestOrdinalWords(t *testing.T) {
+	tiers := []string{"Incoming inspection frequency by supplier tier:\n- Tier A: skip-lot, inspect every 5th lot\n- Tier B: inspect every lot at normal level"}
+	q := "How often are Tier A lots inspected?"
+	checkSupport(t, []supportCase{
+		{"", q, "Tier A suppliers get skip-lot inspection: every fifth lot is inspected.", tiers, 1, `field "Tier A" gives skip-lot, inspect every 5th lot`},
+		{"", q, "Tier A suppliers get skip-lot inspection: every sixth lot is inspected.", tiers, 0, "sixth"},
+	})
+}
+
 func TestUnitsWrittenOtherwise(t *testing.T) {
 	checkSupport(t, []supportCase{
 		{"zh", "流经柳溪镇的河流全长多少公里？", "流经柳溪镇的河流全长64公里。", []string{"柳溪镇是清平县下辖的一个镇，镇域面积64平方公里，人口约三万。"}, 0, "64公里"},

@@ -51,6 +51,20 @@ var NumberNames = func() map[string]string {
 	return m
 }()
 
+// OrdinalWords are the English ordinal words by their value ("fifth" ->
+// "5"); first and second are left out, as they are as often an order
+// ("came first") or a unit ("30 seconds") as a count.
+var OrdinalWords = words.Map("ordinal_words")
+
+// OrdinalNames are the ordinal words' stems by their value ("5" -> "fifth").
+var OrdinalNames = func() map[string]string {
+	m := map[string]string{}
+	for w, v := range OrdinalWords {
+		m[v] = Stem(w)
+	}
+	return m
+}()
+
 // sameQuantities rewrites a quantity written as a word (半年, a fortnight)
 // as its number and unit (words/same_quantities.txt).
 var sameQuantities = func() *strings.Replacer {
