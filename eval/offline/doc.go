@@ -122,9 +122,10 @@ The support test (support.go), of one statement against the sentences:
     covered, one no sentence gives is one too. A total of two or more, or a
     difference of two, of the quantities the answer states and the context gives
     ("3天 ... 7天, 共计10天", "99元 ... 45元, 贵54元") is given, with the arithmetic in
-    the reason, and so is a given rate times the answer's own counts ("$60 × 3-day
-    = $180"; no date's parts), and a date that a written date moved by a given span
-    makes ("30 June 2025 − 90 days = 1 April 2025"; hours that make whole days
+    the reason (its unit's word found with its number), and so is a given rate
+    times the answer's own counts ("$60 × 3-day = $180"; no date's parts), and a
+    date that a written date moved by a given span makes ("30 June 2025 − 90
+    days = 1 April 2025"; hours that make whole days
     are days: 48 hours, 72小时), and a count of the items the
     answer lists after it ("4样：A、B、C和D"; lists.go) unless the covering
     sentence lists another number after its colon. A quantity no sentence gives

@@ -679,6 +679,15 @@ func TestTotalOfTwoChunks(t *testing.T) {
 	})
 }
 
+// A total's unit word is found with its number where its terms are
+// ("ninety-five dollars" of $80 and $15): the arithmetic is the reason's.
+func TestTotalsUnitWord(t *testing.T) {
+	ctx := []string{"Rental fees: the room costs $80 a night and parking costs $15 a night."}
+	checkSupport(t, []supportCase{
+		{"", "What do a room and parking cost for one night?", "The room is $80 and parking $15 a night, ninety-five dollars in all.", ctx, 1, "(coverage 1.00); $80 + $15 = 95 dollars"},
+	})
+}
+
 // Two sentences of one chunk support a statement that computes a total or
 // difference from them, each term written among words of its own sentence:
 // a statement that writes one's value among the other's words ("中级…48课时")

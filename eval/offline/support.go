@@ -476,6 +476,9 @@ func derivedFeats(st, q *span, sents []*span) map[string]bool {
 			if w, ok := norm.NumberNames[x.value]; ok {
 				put(&m, "w:"+w)
 			}
+			for f := range analyze(x.text).feats { // its unit's word: "600 dollars" of $50
+				put(&m, f)
+			}
 		}
 	}
 	return m
