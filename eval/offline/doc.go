@@ -173,13 +173,15 @@ The support test (support.go), of one statement against the sentences:
     sentence cut at its joins into pieces with a quantity each ("30 days for
     staff and 60 days for managers"; a year names a piece as a word does) gives
     each piece's party its quantity (a lead-in before a colon is every
-    piece's), and
+    piece's; a quantity in brackets gives no share, a number's word names no
+    party), and
     a statement that names one party with another's quantity is a conflict.
  6. two chunks: a statement no sentence covers is supported by two sentences of
     different chunks together when their union covers it (a total the answer
     computes from their terms found in it), each gives a quantity of it the
     other does not, and no detector fires on the union ("supported by [1] and
-    [2]"); not when the statement gives a quantity of one to a name only
+    [2]"; a share either sentence gives another party is the pair's
+    conflict); not when the statement gives a quantity of one to a name only
     the other has, where that one gives another value of its unit (a quantity
     belongs to the name a preposition after it gives, "63 ms in Lisbon", else to
     the last one before it). Two sentences of one chunk are joined only for

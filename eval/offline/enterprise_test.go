@@ -679,6 +679,18 @@ func TestTotalOfTwoChunks(t *testing.T) {
 	})
 }
 
+// Two chunks joined keep each sentence's shares with their parties: the
+// airport's EUR 60 is not the online price, and a bracketed aside ("up to
+// 23 kg") and a number's word ("sixty") name no share.
+func TestSharesOfAJoinedPair(t *testing.T) {
+	ctx := []string{"Seat selection on Economy Light costs EUR 12 per flight segment.", "A first checked bag (up to 23 kg) can be added online for EUR 40 or at the airport for EUR 60."}
+	q := "If I book Economy Light and add one checked bag online plus seat selection for one segment, how much extra do I pay?"
+	checkSupport(t, []supportCase{
+		{"", q, "Adding the bag online (EUR 40) and choosing a seat for one segment (EUR 12) comes to EUR 52 in extras.", ctx, 1, "eur 40 + eur 12 = eur 52"},
+		{"", q, "Adding the bag online (EUR 60) and choosing a seat for one segment (EUR 12) comes to EUR 72 in extras.", ctx, 0, "the context gives eur 60 in \"at the airport for EUR 60.\""},
+	})
+}
+
 // A total's unit word is found with its number where its terms are
 // ("ninety-five dollars" of $80 and $15): the arithmetic is the reason's.
 func TestTotalsUnitWord(t *testing.T) {

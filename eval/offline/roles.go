@@ -207,7 +207,9 @@ func quantityPieces(text string) []piece {
 		acc += " " + rest[:cut]
 		rest = rest[min(len(rest), cut+n):]
 		sp := analyze(acc)
-		k := slices.IndexFunc(sp.quants, amount)
+		// An aside in brackets gives no share ("a bag (up to 23 kg) can be
+		// added online for EUR 40").
+		k := slices.IndexFunc(sp.quants, func(q quantity) bool { return amount(q) && !inBrackets(acc, q.text) })
 		if k < 0 {
 			continue
 		}
@@ -227,6 +229,26 @@ func quantityPieces(text string) []piece {
 	return out
 }
 
+// numberNameFeats are the features of number words, which an amount adds
+// beside its number ("sixty" of EUR 60): no party's words.
+var numberNameFeats = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range norm.NumberNames {
+		m["w:"+w] = true
+	}
+	return m
+}()
+
+// inBrackets: the text writes s only inside round brackets.
+func inBrackets(text, s string) bool {
+	i := strings.Index(strings.ToLower(text), strings.ToLower(s))
+	if i < 0 {
+		return false
+	}
+	open := strings.LastIndexAny(text[:i], "(（")
+	return open >= 0 && !strings.ContainsAny(text[open:i], ")）")
+}
+
 // pieceParties are each piece's party words: those no other piece has, on
 // the side of the quantity where the later pieces have theirs.
 // yearFeat: the feature is a year's number (2014 of "2014 sales"), which
@@ -240,7 +262,7 @@ func pieceParties(pieces []piece) [][]string {
 	own := func(i int, side map[string]bool) []string {
 		var out []string
 		for f := range side {
-			if (!strings.HasPrefix(f, "n:") || yearFeat(f)) && !slices.ContainsFunc(pieces, func(o piece) bool { return o.sp != pieces[i].sp && o.sp.feats[f] }) {
+			if (!strings.HasPrefix(f, "n:") || yearFeat(f)) && !numberNameFeats[f] && !slices.ContainsFunc(pieces, func(o piece) bool { return o.sp != pieces[i].sp && o.sp.feats[f] }) {
 				out = append(out, f)
 			}
 		}

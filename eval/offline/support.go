@@ -1153,6 +1153,13 @@ func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool, deriv
 			if _, missing := missingName(st, q, u); missing {
 				continue
 			}
+			// Each sentence's shares stay its parties' ("online for EUR 40 or
+			// at the airport for EUR 60"): a swap is the pair's conflict.
+			for k, z := range [2]*span{x, y} {
+				if detail, swap := shareConflict(st, z); swap {
+					return Evidence{Quote: z.text, From: top[[2]int{a, b}[k]], Also: -1, Coverage: cov}.conflict(DetectorNumber, detail+": the statement gives the quantity to the wrong party"), true
+				}
+			}
 			return Evidence{Verdict: 1, Coverage: cov, Quote: x.text, From: top[a], Also: top[b],
 				Reason: fmt.Sprintf("context says %q and %q (coverage %.2f together)%s", clip(x.text), clip(y.text), cov, sums(st, q, sents))}, true
 		}
