@@ -99,11 +99,19 @@ func itemValue(c comparison, its []item, k int, sents []*span, about map[string]
 		} else if !c.Time {
 			pieces = append(clausesAbout(cs, about), pieces...)
 		}
-		for _, p := range pieces {
-			if val, ok := kindValue(c, p.quants); ok {
-				val.from = i
-				return val, true
-			}
+		if val, ok := piecesValue(c, pieces); ok {
+			val.from = i
+			return val, true
+		}
+	}
+	return value{}, false
+}
+
+// piecesValue is the first piece's value of the comparison's kind.
+func piecesValue(c comparison, pieces []*span) (value, bool) {
+	for _, p := range pieces {
+		if val, ok := kindValue(c, p.quants); ok {
+			return val, true
 		}
 	}
 	return value{}, false
@@ -371,13 +379,7 @@ func rowItems(c comparison, st *span, sents []*span, about map[string]bool) ([]i
 			// The value's clause that says what is compared first ("annual
 			// deductible $2,000" of "employee premium $0 per month; annual
 			// deductible $2,000").
-			var v value
-			ok := false
-			for _, p := range append(clausesAbout(of.value, about), of.value) {
-				if v, ok = kindValue(c, p.quants); ok {
-					break
-				}
-			}
+			v, ok := piecesValue(c, append(clausesAbout(of.value, about), of.value))
 			if !ok {
 				return nil, nil
 			}

@@ -239,7 +239,10 @@ var numberNameFeats = func() map[string]bool {
 	return m
 }()
 
-// inBrackets: the text writes s only inside round brackets.
+// inBrackets: the text writes s first after a round bracket it has not
+// closed. A piece cut at a comma may hold a bracket that closes in the next
+// ("(up to 23 kg, per bag)"), which plaintext's reading of closed pairs
+// would not mark.
 func inBrackets(text, s string) bool {
 	i := strings.Index(strings.ToLower(text), strings.ToLower(s))
 	if i < 0 {
