@@ -1,6 +1,7 @@
 package phrase
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
@@ -18,13 +19,7 @@ func AnswerType(question string) []string {
 		return nil
 	}
 	w := strings.Fields(question)
-	at := -1
-	for i, x := range w {
-		if t := strings.ToLower(TrimWord(x)); t == "which" || t == "what" {
-			at = i
-			break
-		}
-	}
+	at := slices.IndexFunc(w, func(x string) bool { t := strings.ToLower(TrimWord(x)); return t == "which" || t == "what" })
 	if at < 0 {
 		return nil
 	}
@@ -70,13 +65,10 @@ func TypedNames(sentence string, kind []string) []string {
 	}
 	var out []string
 	for i := 0; i+len(kind) <= len(w); i++ {
-		if !equalAt(stems, i, kind) {
-			continue
+		if !slices.Equal(stems[i:i+len(kind)], kind) || Capitalised(TrimWord(w[i])) {
+			continue // not the kind, or a word of a name ("Canadian Football League")
 		}
 		end := i + len(kind)
-		if Capitalised(TrimWord(w[i])) {
-			continue // a word of a name ("Canadian Football League")
-		}
 		if end < len(w) && !EndsInPunct(w[end-1]) && Capitalised(TrimWord(w[end])) && definite(w, i) {
 			if n := trimName(w[end:nameEndPastInitials(w, end)]); n != "" {
 				out = append(out, n)
@@ -85,7 +77,7 @@ func TypedNames(sentence string, kind []string) []string {
 	}
 	if n := NameEnd(w, 0); n > 0 && n < len(w) && !EnglishStop[strings.ToLower(TrimWord(w[0]))] && copulas[strings.ToLower(TrimWord(w[n]))] {
 		for i := n + 1; i+len(kind) <= len(w); i++ {
-			if equalAt(stems, i, kind) {
+			if slices.Equal(stems[i:i+len(kind)], kind) {
 				out = append(out, trimName(w[:n]))
 				break
 			}
@@ -125,12 +117,3 @@ func definite(w []string, i int) bool {
 
 // clauseStops end the phrase after a copula that says what its subject is.
 var clauseStops = map[string]bool{"that": true, "which": true, "who": true, "of": true, "in": true, "by": true, "for": true, "from": true, "with": true, "at": true, "on": true, "to": true, "between": true}
-
-func equalAt(seq []string, i int, sub []string) bool {
-	for k, s := range sub {
-		if seq[i+k] != s {
-			return false
-		}
-	}
-	return true
-}

@@ -145,8 +145,13 @@ func SaysBoth(statement string) bool {
 // cocktails", "both of them", "Both were ...") replaced by "both a and b";
 // the statement as it is when it has no such "both".
 func BothAs(statement, a, b string) string {
-	if containsHan(statement) {
-		return hanBothAs(statement, a, b)
+	if containsHan(statement) { // "两家X" read as "a和b" where a 都 says it of each
+		loc := hanBoth.FindStringIndex(statement)
+		if loc == nil || !strings.Contains(statement[loc[0]:], "都") {
+			return statement
+		}
+		end := loc[1] - len("的") // 的 and 都 are one character of three bytes each
+		return statement[:loc[0]] + a + "和" + b + statement[end:]
 	}
 	w := strings.Fields(statement)
 	at := indexWord(w, "both")
@@ -187,17 +192,6 @@ func OnlyAs(statement, a, b string) (ofA, ofB string, ok bool) {
 // hanBoth is "两家机构" (two, a measure word, what they are) before 都 or 的
 // of a Chinese statement: "是的，两家机构的总部都设在…".
 var hanBoth = regexp.MustCompile(`(这)?两(?:家|个|种|位|款|所|座|名|部|支|项|条|者|人|间|只|本|份|类|栋|处)[\p{Han}]{0,6}?(?:的|都)`)
-
-// hanBothAs is the Chinese statement with its "两家X" read as "a和b"; the
-// statement as it is when it has none, or no 都 says it of each.
-func hanBothAs(statement, a, b string) string {
-	if !SaysBoth(statement) {
-		return statement
-	}
-	loc := hanBoth.FindStringIndex(statement)
-	end := loc[1] - len("的") // 的 and 都 are one character of three bytes each
-	return statement[:loc[0]] + a + "和" + b + statement[end:]
-}
 
 // HanPair is the two things a Chinese question coordinates, each as long as
 // written says it is ("朗川出版社" of "朗川出版社是不是").

@@ -314,18 +314,16 @@ func Links(a, b Mentions) bool {
 
 // named reports whether stems name the name: its words, or its first and
 // last, in order, a few words apart at most ("Alf Clausen" names Alf
-// Heiberg Clausen, "Dwight D. Eisenhower" Dwight David Eisenhower).
+// Heiberg Clausen, "Dwight D. Eisenhower" Dwight David Eisenhower), or
+// all but its company suffix ("BellSouth Corporation" in "BellSouth's
+// operations"), or its last word after a short first (ShortFirst).
 func named(name, stems []string) bool {
 	if len(name) == 0 {
 		return false
 	}
-	if ContainsSeq(stems, name) || ContainsSeq(stems, []string{name[0], name[len(name)-1]}) {
-		return true
-	}
-	if core := name[:len(name)-1]; len(name) >= 2 && companySuffixes[name[len(name)-1]] && ContainsSeq(stems, core) {
-		return true // "BellSouth Corporation" in "BellSouth's operations"
-	}
-	return len(name) >= 2 && ShortFirst(name[0], name[len(name)-1], stems)
+	last := name[len(name)-1]
+	return ContainsSeq(stems, name) || ContainsSeq(stems, []string{name[0], last}) ||
+		len(name) >= 2 && (companySuffixes[last] && ContainsSeq(stems, name[:len(name)-1]) || ShortFirst(name[0], last, stems))
 }
 
 // companySuffixes are the stems of the words that close a company's name

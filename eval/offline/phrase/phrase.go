@@ -177,12 +177,7 @@ func pastForm(w string) bool { return Participle(w) || norm.IrregularPast(w) }
 
 // SaysVerb: a word of the text is of the verb (pays and paid of pay).
 func SaysVerb(text, verb string) bool {
-	for _, w := range strings.Fields(strings.ToLower(text)) {
-		if norm.Stem(TrimWord(w)) == verb {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(strings.Fields(strings.ToLower(text)), func(w string) bool { return norm.Stem(TrimWord(w)) == verb })
 }
 
 // A Chinese binding is a clause that names its party after 由, 归 or 经, or
@@ -191,20 +186,20 @@ func chineseRoles(text string) []Role {
 	var out []Role
 	inList := false
 	for _, c := range strings.FieldsFunc(text, func(r rune) bool { return IsClausePunct(r) || r == '、' }) {
-		rs := []rune(strings.TrimSpace(c))
+		c = strings.TrimSpace(c)
+		rs := []rune(c)
 		if len(rs) < 4 || !isHan(rs[len(rs)-1]) || !isHan(rs[len(rs)-2]) {
 			inList = false
 			continue
 		}
 		verb := string(rs[len(rs)-2:])
-		party := rs[:len(rs)-2]
-		marked := false
-		for i := len(party) - 1; i >= 0; i-- {
-			if strings.ContainsRune("由归经", party[i]) {
-				party, marked = party[i+1:], true
-				break
-			}
+		head := c[:len(c)-len(verb)]
+		at := strings.LastIndexAny(head, "由归经")
+		marked := at >= 0
+		if marked {
+			head = head[at+len("由"):]
 		}
+		party := []rune(head)
 		if !marked && !inList || len(party) < 2 || len(party) > 8 || !isHan(party[0]) {
 			inList = false
 			continue
@@ -253,40 +248,36 @@ type Comparison struct {
 
 var comparatives = words.Map("comparatives")
 
-type found struct {
-	c  Comparison
-	ok bool
-}
-
 var (
-	comparisonsOf  = memo.New[found](cacheSize)
+	comparisonsOf  = memo.New[*Comparison](cacheSize)
 	alternativesOf = memo.New[[]string](cacheSize)
 )
 
 // ComparisonIn finds the first comparative word of a text that compares
 // ("more than 3", "at least", 最高限额 do not).
 func ComparisonIn(text string) (Comparison, bool) {
-	f := comparisonsOf.Get(text, func(text string) found {
-		c, ok := findComparison(text)
-		return found{c, ok}
-	})
-	return f.c, f.ok
+	if c := comparisonsOf.Get(text, findComparison); c != nil {
+		return *c, true
+	}
+	return Comparison{}, false
 }
 
-func comparisonOf(w string) Comparison {
+func comparisonOf(w string) *Comparison {
 	kind := comparatives[w]
-	return Comparison{Word: w, Max: strings.HasPrefix(kind, "max"), Time: strings.HasSuffix(kind, "-time"),
+	return &Comparison{Word: w, Max: strings.HasPrefix(kind, "max"), Time: strings.HasSuffix(kind, "-time"),
 		Superlative: strings.HasSuffix(w, "est") || w == "most" || w == "least" || w == "first" || strings.HasPrefix(w, "最")}
 }
 
-func findComparison(text string) (Comparison, bool) {
+// findComparison is ComparisonIn's, nil when there is none.
+func findComparison(text string) *Comparison {
 	ws := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	for i, w := range ws {
 		if _, ok := comparatives[w]; ok && !quantifier(ws, i) {
-			return comparisonOf(w), true
+			return comparisonOf(w)
 		}
 	}
-	best, at := Comparison{}, -1
+	var best *Comparison
+	at := -1
 	for w := range comparatives {
 		if w[0] < 0x80 {
 			continue
@@ -304,7 +295,7 @@ func findComparison(text string) (Comparison, bool) {
 			from = i + len(w)
 		}
 	}
-	return best, at >= 0
+	return best
 }
 
 // quantifier: more, most, less, least, fewer used as a quantity and not to
@@ -315,7 +306,7 @@ func quantifier(ws []string, i int) bool {
 	default:
 		return false
 	}
-	return i == 0 || ws[i-1] == "at" || i+1 < len(ws) && (ws[i+1] == "of" || ws[i+1] == "than" && i+2 < len(ws) && startsWithDigit(ws[i+2]))
+	return i == 0 || ws[i-1] == "at" || i+1 < len(ws) && (ws[i+1] == "of" || ws[i+1] == "than" && i+2 < len(ws) && unicode.IsDigit(rune(ws[i+2][0])))
 }
 
 // predicative: a Chinese comparative that ends what it says of its item
@@ -325,8 +316,6 @@ func predicative(after string) bool {
 	r, _ := utf8.DecodeRuneInString(after)
 	return after == "" || !isHan(r) || r == '的' || r == '是'
 }
-
-func startsWithDigit(w string) bool { return w != "" && w[0] >= '0' && w[0] <= '9' }
 
 // Alternatives are the items an alternative question offers ("Who was born
 // first, A or B?", "A还是B", "A和B，哪个…"); nil when it offers none.

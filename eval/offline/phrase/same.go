@@ -77,24 +77,15 @@ func indexWord(w []string, word string) int {
 	return -1
 }
 
-// nameFrom is the first word of w[from:] that opens a name.
-func nameFrom(w []string, from int) int {
-	for i := from; i < len(w); i++ {
-		t := strings.ToLower(TrimWord(w[i]))
-		if Capitalised(TrimWord(w[i])) && !norm.YesWords[t] && !norm.NoWords[t] && (!EnglishStop[t] || i+1 < len(w) && Capitalised(w[i+1])) {
-			return i
-		}
-	}
-	return len(w)
-}
-
 // nameAt is the first name in w[from:to] ("" when none).
 func nameAt(w []string, from, to int) string {
-	i := nameFrom(w[:to], from)
-	if i >= to {
-		return ""
+	for i := from; i < to; i++ {
+		t := strings.ToLower(TrimWord(w[i]))
+		if Capitalised(TrimWord(w[i])) && !norm.YesWords[t] && !norm.NoWords[t] && (!EnglishStop[t] || i+1 < to && Capitalised(w[i+1])) {
+			return trimName(w[i:min(NameEnd(w, i), to)])
+		}
 	}
-	return trimName(w[i:min(NameEnd(w, i), to)])
+	return ""
 }
 
 func trimName(w []string) string {
@@ -165,14 +156,6 @@ func hanSameness(text string) (Sameness, bool) {
 	return Sameness{A: a, B: b, Of: of, Differ: differ, Year: of == "年份" || of == "年"}, true
 }
 
-// clause is the text up to its first clause punctuation.
-func clause(s string) string {
-	if i := strings.IndexFunc(s, IsClausePunct); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
 // ValueIn is the value a sentence about one of the two things gives it:
 // the name (or year) it ties by the relation word, or else by the word of
 // what has the value ("family Araceae"); in Chinese, the words after what
@@ -180,7 +163,11 @@ func clause(s string) string {
 func (s Sameness) ValueIn(sentence string, skip func(word string) bool) string {
 	if containsHan(s.Of) {
 		if j := strings.Index(sentence, s.Of); j >= 0 {
-			return strings.TrimLeft(clause(sentence[j+len(s.Of):]), "同均也都为是在：: ")
+			v := sentence[j+len(s.Of):]
+			if k := strings.IndexFunc(v, IsClausePunct); k >= 0 {
+				v = v[:k] // the value ends with its clause
+			}
+			return strings.TrimLeft(v, "同均也都为是在：: ")
 		}
 		return ""
 	}
@@ -202,10 +189,6 @@ func SameValues(a, b string) (same, decided bool) {
 	if strings.EqualFold(strings.Split(a, ",")[0], strings.Split(b, ",")[0]) {
 		return true, true
 	}
-	for _, w := range Stems(a) {
-		if slices.Contains(Stems(b), w) {
-			return false, false
-		}
-	}
-	return false, true
+	sb := Stems(b)
+	return false, !slices.ContainsFunc(Stems(a), func(w string) bool { return slices.Contains(sb, w) })
 }
