@@ -28,7 +28,7 @@ func AnswerType(question string) []string {
 	for _, x := range w[at+1:] {
 		t := TrimWord(x)
 		lt := strings.ToLower(t)
-		verbal := Participle(lt) || norm.IrregularPast(lt) || strings.HasSuffix(lt, "ing")
+		verbal := pastForm(lt) || strings.HasSuffix(lt, "ing")
 		if t == "" || EnglishStop[lt] || copulas[lt] || norm.EnglishQuestionAux[lt] || verbal && noun {
 			break
 		}

@@ -27,7 +27,7 @@ var (
 func SubjectNoun(text string) string {
 	text = strings.TrimLeft(text, " \t*#>_\"'(")
 	if !strings.HasPrefix(text, "The ") && !strings.HasPrefix(text, "This ") {
-		if first := openingWord(text); len(first) > 20 || !opensPhrase(strings.ToLower(first)) {
+		if first := upTo(text, " \t,"); len(first) > 20 || !opensPhrase(strings.ToLower(first)) {
 			return ""
 		}
 		c := strings.Index(text, ", ")
@@ -39,12 +39,7 @@ func SubjectNoun(text string) string {
 			return ""
 		}
 	}
-	rest := text[strings.IndexByte(text, ' ')+1:]
-	end := strings.IndexAny(rest, " ,;:.")
-	if end < 0 {
-		end = len(rest)
-	}
-	w := strings.TrimSuffix(rest[:end], "'s")
+	w := strings.TrimSuffix(upTo(text[strings.IndexByte(text, ' ')+1:], " ,;:."), "'s")
 	if len(w) < 3 || EnglishStop[w] || strings.ContainsFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) {
 		return ""
 	}
@@ -57,7 +52,7 @@ func SubjectNoun(text string) string {
 // runs on every context sentence: the common case reads one word.
 func SubjectPronoun(text string) bool {
 	text = strings.TrimLeft(text, " \t*#>_-\"'(")
-	first := openingWord(text)
+	first := upTo(text, " \t,")
 	if len(first) > 20 {
 		return false
 	}
@@ -77,9 +72,9 @@ func SubjectPronoun(text string) bool {
 	return false
 }
 
-// openingWord is text up to its first space or comma.
-func openingWord(text string) string {
-	if i := strings.IndexAny(text, " \t,"); i >= 0 {
+// upTo is text up to its first byte of stops (its opening word, for " \t,").
+func upTo(text, stops string) string {
+	if i := strings.IndexAny(text, stops); i >= 0 {
 		return text[:i]
 	}
 	return text

@@ -21,7 +21,9 @@ import (
 const cacheSize = 4096
 
 // IsClausePunct: the punctuation that ends a clause, in both languages.
-func IsClausePunct(r rune) bool { return strings.ContainsRune("，,；;：:\n。！？!?（）()", r) }
+func IsClausePunct(r rune) bool { return strings.ContainsRune(clausePunct, r) }
+
+const clausePunct = "，,；;：:\n。！？!?（）()"
 
 func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 
@@ -68,7 +70,7 @@ func sentenceRoles(text string) []Role {
 	for i := 0; i+2 < len(ws) && len(out) < maxRoles; i++ {
 		w := strings.ToLower(TrimWord(ws[i]))
 		by := i + 1
-		if by < len(ws) && roleParticles[strings.ToLower(TrimWord(ws[by]))] {
+		if roleParticles[strings.ToLower(TrimWord(ws[by]))] {
 			by++
 		}
 		if !pastForm(w) || by+1 >= len(ws) || strings.ToLower(ws[by]) != "by" {
@@ -98,11 +100,9 @@ func sentenceRoles(text string) []Role {
 			if !determiners[lt] {
 				party = append(party, t)
 			}
-			if strings.ContainsAny(ws[k][len(ws[k])-1:], ",;:.") {
-				if strings.HasSuffix(ws[k], ",") {
-					flush()
-					continue
-				}
+			if strings.HasSuffix(ws[k], ",") {
+				flush()
+			} else if strings.ContainsAny(ws[k][len(ws[k])-1:], ";:.") {
 				break
 			}
 		}
@@ -395,24 +395,19 @@ func itemRune(r rune) bool { return isHan(r) || unicode.IsLetter(r) || unicode.I
 // cannot tell it from the others). A Chinese text is matched whole.
 func OwnStems(texts []string) (own [][]string, ok bool) {
 	count := map[string]int{}
-	all := make([][]string, len(texts))
+	own = make([][]string, len(texts))
 	for i, t := range texts {
 		seen := map[string]bool{}
 		for _, s := range Stems(t) {
 			if !EnglishStop[s] && !seen[s] {
 				seen[s] = true
-				all[i] = append(all[i], s)
+				own[i] = append(own[i], s)
 				count[s]++
 			}
 		}
 	}
-	own = make([][]string, len(texts))
 	for i, t := range texts {
-		for _, s := range all[i] {
-			if count[s] < len(texts) {
-				own[i] = append(own[i], s)
-			}
-		}
+		own[i] = slices.DeleteFunc(own[i], func(s string) bool { return count[s] == len(texts) })
 		if len(own[i]) == 0 && !containsHan(t) {
 			return nil, false
 		}

@@ -163,11 +163,7 @@ func hanSameness(text string) (Sameness, bool) {
 func (s Sameness) ValueIn(sentence string, skip func(word string) bool) string {
 	if containsHan(s.Of) {
 		if j := strings.Index(sentence, s.Of); j >= 0 {
-			v := sentence[j+len(s.Of):]
-			if k := strings.IndexFunc(v, IsClausePunct); k >= 0 {
-				v = v[:k] // the value ends with its clause
-			}
-			return strings.TrimLeft(v, "同均也都为是在：: ")
+			return strings.TrimLeft(upTo(sentence[j+len(s.Of):], clausePunct), "同均也都为是在：: ") // up to its clause's end
 		}
 		return ""
 	}
