@@ -113,22 +113,25 @@ func hanConjuncts(text string) []Conjunct {
 // in its clause: rs[start:and] and rs[and+1:end]. "是的，甲和乙都..." opens
 // after the comma: the first name is what is left.
 func hanPair(rs []rune, end int) (start, and int, ok bool) {
-	and = -1
-	for i := end - 1; i > 0 && and < 0; i-- {
-		if strings.ContainsRune("和与及跟", rs[i]) {
-			and = i
-		} else if IsClausePunct(rs[i]) {
-			return 0, 0, false
-		}
-	}
-	if and < 0 {
+	if and = lastInClause(rs, end, "和与及跟"); and < 0 {
 		return 0, 0, false
 	}
 	start = and
-	for start > 0 && !IsClausePunct(rs[start-1]) && !strings.ContainsRune("：:，,、 ", rs[start-1]) {
+	for start > 0 && !IsClausePunct(rs[start-1]) && !strings.ContainsRune("、 ", rs[start-1]) {
 		start--
 	}
 	return start, and, and-start >= 1 && end-and-1 >= 1
+}
+
+// lastInClause is where rs[1:end] last has a rune of marks in the clause
+// that ends at rs[end]; -1 when it does not.
+func lastInClause(rs []rune, end int, marks string) int {
+	for i := end - 1; i > 0 && !IsClausePunct(rs[i]); i-- {
+		if strings.ContainsRune(marks, rs[i]) {
+			return i
+		}
+	}
+	return -1
 }
 
 // SaysBoth reports whether BothAs would read the statement ("both",

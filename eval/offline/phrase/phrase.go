@@ -363,17 +363,11 @@ func alternatives(question string) []string {
 		if i <= 0 {
 			continue
 		}
-		left := []rune(q[:i])
-		s := len(left)
-		for s > 0 && itemRune(left[s-1]) {
-			s--
-		}
-		right := []rune(q[i+len(sep):])
-		e := 0
-		for e < len(right) && itemRune(right[e]) && !strings.ContainsRune("哪谁", right[e]) {
-			e++
-		}
-		if a, b := string(left[s:]), string(right[:e]); a != "" && b != "" {
+		// the items: the runs of letters right before sep, and right after it up to 哪 or 谁
+		left, right := q[:i], q[i+len(sep):]
+		a := strings.TrimPrefix(left, strings.TrimRightFunc(left, itemRune))
+		b := strings.TrimSuffix(right, strings.TrimLeftFunc(right, func(r rune) bool { return itemRune(r) && !strings.ContainsRune("哪谁", r) }))
+		if a != "" && b != "" {
 			return []string{a, b}
 		}
 	}

@@ -134,16 +134,7 @@ func hanSameness(text string) (Sameness, bool) {
 			break
 		}
 	}
-	de := -1
-	for i := at - 1; i > 0; i-- {
-		if rs[i] == '的' {
-			de = i
-			break
-		}
-		if IsClausePunct(rs[i]) {
-			return Sameness{}, false
-		}
-	}
+	de := lastInClause(rs, at, "的")
 	if at < 0 || de < 0 {
 		return Sameness{}, false
 	}
