@@ -167,14 +167,15 @@ func enNameSpans(text string) []entitySpan {
 	return out
 }
 
+// isCapitalised: w opens on a capital and is no lone "I" or "A".
 func isCapitalised(w string) bool {
-	r := []rune(w)
-	return len(r) > 0 && unicode.IsUpper(r[0]) && (len(r) == 1 && r[0] != 'I' && r[0] != 'A' || len(r) > 1 && isWord(w))
+	r, n := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r) && (n < len(w) || r != 'I' && r != 'A')
 }
 
 func isWord(w string) bool {
-	r := []rune(w)
-	return len(r) > 0 && unicode.IsLetter(r[0])
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsLetter(r)
 }
 
 // Chinese proper-name suffixes, longest first (大学 before 学).

@@ -26,7 +26,7 @@ func MonthNumber(w string) string {
 func ISODate(s string) int {
 	digits := func(i, lo, hi int) int {
 		j := i
-		for j < len(s) && j-i < hi && isDigitByte(s[j]) {
+		for j < len(s) && j-i < hi && isDigit(rune(s[j])) {
 			j++
 		}
 		if j-i < lo {
@@ -42,13 +42,11 @@ func ISODate(s string) int {
 	if i = digits(i+1, 1, 2); i < 0 || i >= len(s) || s[i] != sep {
 		return 0
 	}
-	if i = digits(i+1, 1, 2); i < 0 || i < len(s) && isDigitByte(s[i]) {
+	if i = digits(i+1, 1, 2); i < 0 || i < len(s) && isDigit(rune(s[i])) {
 		return 0
 	}
 	return i
 }
-
-func isDigitByte(b byte) bool { return b >= '0' && b <= '9' }
 
 // DateParts are the year, month and day of an ISODate lexeme, or nil.
 func DateParts(t string) []string {

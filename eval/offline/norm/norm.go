@@ -41,15 +41,7 @@ func StripFrame(s string) string {
 var NumberWords = words.Map("number_words")
 
 // NumberNames are the number words' stems by their value ("8" -> "eight").
-var NumberNames = func() map[string]string {
-	m := map[string]string{}
-	for w, v := range NumberWords {
-		if v != "1" {
-			m[v] = Stem(w)
-		}
-	}
-	return m
-}()
+var NumberNames = stemsByValue(NumberWords, "1")
 
 // OrdinalWords are the English ordinal words by their value ("fifth" ->
 // "5"); first and second are left out, as they are as often an order
@@ -57,13 +49,19 @@ var NumberNames = func() map[string]string {
 var OrdinalWords = words.Map("ordinal_words")
 
 // OrdinalNames are the ordinal words' stems by their value ("5" -> "fifth").
-var OrdinalNames = func() map[string]string {
+var OrdinalNames = stemsByValue(OrdinalWords, "")
+
+// stemsByValue are the stems of byWord's words by their value, skip's
+// left out.
+func stemsByValue(byWord map[string]string, skip string) map[string]string {
 	m := map[string]string{}
-	for w, v := range OrdinalWords {
-		m[v] = Stem(w)
+	for w, v := range byWord {
+		if v != skip {
+			m[v] = Stem(w)
+		}
 	}
 	return m
-}()
+}
 
 // sameQuantities rewrites a quantity written as a word (半年, a fortnight)
 // as its number and unit (words/same_quantities.txt).
@@ -88,12 +86,9 @@ var andAHalf = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十]+)
 // 90分钟, 两年半 -> 30个月), else with .5 (三天半 -> 3.5天).
 func halfMore(m string) string {
 	g := andAHalf.FindStringSubmatch(m)
-	n, err := strconv.Atoi(g[1])
-	if err != nil {
-		var ok bool
-		if n, ok = parseCNNumber([]rune(g[1])); !ok {
-			return m
-		}
+	n, ok := digitsOrCN(g[1])
+	if !ok {
+		return m
 	}
 	switch unit := g[2] + g[3]; unit {
 	case "小时":
@@ -115,27 +110,21 @@ var spokenMoney = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十
 // asYuan rewrites a spokenMoney match in yuan.
 func asYuan(m string) string {
 	g := spokenMoney.FindStringSubmatch(m)
-	digit := func(x string) (int, bool) {
-		if n, err := strconv.Atoi(x); err == nil {
-			return n, true
-		}
-		return parseCNNumber([]rune(x))
-	}
 	if g[1] != "" { // N块M
-		n, ok1 := digit(g[1])
-		d, ok2 := digit(g[2])
+		n, ok1 := digitsOrCN(g[1])
+		d, ok2 := digitsOrCN(g[2])
 		if !ok1 || !ok2 {
 			return m
 		}
 		return fmt.Sprintf("%d.%d元", n, d)
 	}
-	d, ok := digit(g[4])
+	d, ok := digitsOrCN(g[4])
 	if !ok {
 		return m
 	}
 	cents := ""
 	if g[5] != "" {
-		c, ok := digit(g[5])
+		c, ok := digitsOrCN(g[5])
 		if !ok {
 			return m
 		}
@@ -206,7 +195,7 @@ var gluedRange = regexp.MustCompile(`\b(` + monthPattern + ` \d{4})(\d{1,2} ` + 
 func digitRun(t string, n int) bool {
 	run := 0
 	for i := 0; i < len(t); i++ {
-		if !isDigitByte(t[i]) {
+		if !isDigit(rune(t[i])) {
 			run = 0
 		} else if run++; run >= n {
 			return true
@@ -361,9 +350,9 @@ func Numerals(t string) string {
 					continue
 				}
 			}
-			if j < len(rs) && (rs[j] == '周' || weeksAt(rs, j)) && (i == 0 || rs[i-1] != '第') {
+			if e := weeksEnd(rs, j); e > 0 && (i == 0 || rs[i-1] != '第') {
 				if v, err := strconv.Atoi(string(rs[i:j])); err == nil {
-					emit(strconv.Itoa(7*v)+"天", j+1+2*btoi(rs[j] != '周'))
+					emit(strconv.Itoa(7*v)+"天", e)
 					continue
 				}
 			}
@@ -387,10 +376,8 @@ func Numerals(t string) string {
 			}
 			ordinal := i > 0 && rs[i-1] == '第'
 			if v, ok := parseCNNumber(rs[i:j]); ok && !ordinal && (cnUnits[next] || j-i > 1 && strings.ContainsAny(string(rs[i:j]), "十百千万")) {
-				if next == '周' {
-					emit(strconv.Itoa(7*v)+"天", j+1)
-				} else if weeksAt(rs, j) {
-					emit(strconv.Itoa(7*v)+"天", j+3)
+				if e := weeksEnd(rs, j); e > 0 {
+					emit(strconv.Itoa(7*v)+"天", e)
 				} else {
 					emit(strconv.Itoa(v), j)
 				}
@@ -408,14 +395,14 @@ func Numerals(t string) string {
 
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
-// weeksAt: rs writes 个星期 from i (两个星期 is 两周).
-func weeksAt(rs []rune, i int) bool {
-	return i+2 < len(rs) && rs[i] == '个' && rs[i+1] == '星' && rs[i+2] == '期'
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
+// weeksEnd is the end of the 周 or 个星期 rs writes from i (两个星期 is
+// 两周), or 0.
+func weeksEnd(rs []rune, i int) int {
+	switch {
+	case i < len(rs) && rs[i] == '周':
+		return i + 1
+	case i+2 < len(rs) && rs[i] == '个' && rs[i+1] == '星' && rs[i+2] == '期':
+		return i + 3
 	}
 	return 0
 }
@@ -457,14 +444,9 @@ func SameAmount(v1, u1, v2, u2 string) bool {
 	if u1 == u2 || !SameKind(u1, u2) {
 		return false
 	}
-	x, err1 := strconv.ParseFloat(v1, 64)
-	y, err2 := strconv.ParseFloat(v2, 64)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	x, u1 = smallest(x, u1)
-	y, u2 = smallest(y, u2)
-	return u1 == u2 && math.Abs(x-y) < 1e-9*math.Max(1, math.Abs(x))
+	x, a, ok1 := Smallest(v1, u1)
+	y, b, ok2 := Smallest(v2, u2)
+	return ok1 && ok2 && a == b && math.Abs(x-y) < 1e-9*math.Max(1, math.Abs(x))
 }
 
 // smallest is the amount in the smallest unit its unit's multiples reach.
@@ -518,6 +500,14 @@ func HanUnit(text string) string {
 		}
 	}
 	return string(rs[:1])
+}
+
+// digitsOrCN is the number x writes in digits or in Chinese numerals.
+func digitsOrCN(x string) (int, bool) {
+	if n, err := strconv.Atoi(x); err == nil {
+		return n, true
+	}
+	return parseCNNumber([]rune(x))
 }
 
 var cnDigits = map[rune]int{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
@@ -604,10 +594,8 @@ func Stem(w string) string {
 		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
 			w = w[:len(w)-len(suf)]
 			// delivered -> deliver -> deliv, as deliver itself.
-			if strings.HasPrefix(suf, "ed") || strings.HasPrefix(suf, "ing") {
-				if strings.HasSuffix(w, "er") && len(w) >= 5 {
-					w = w[:len(w)-2]
-				}
+			if (strings.HasPrefix(suf, "ed") || strings.HasPrefix(suf, "ing")) && strings.HasSuffix(w, "er") && len(w) >= 5 {
+				w = w[:len(w)-2]
 			}
 			break
 		}
@@ -671,14 +659,14 @@ func Proposition(question string) (affirmed, denied string, ok bool) {
 		q = strings.TrimSuffix(strings.TrimSuffix(q, "吗"), "么")
 		q = strings.Replace(q, "是否", "", 1)
 		q = strings.Replace(q, "是不是", "是", 1)
-		return q, "并非" + q, hasContent(q)
+		return q, "并非" + q, plaintext.HasContent(q)
 	}
 	w := strings.Fields(q)
 	if len(w) > 1 && EnglishQuestionAux[strings.ToLower(w[0])] {
 		w = w[1:]
 	}
 	p := strings.Join(w, " ")
-	return p, "not " + p, hasContent(p)
+	return p, "not " + p, plaintext.HasContent(p)
 }
 
 // PropositionStatements are the statements of a yes or a no to question:
@@ -699,7 +687,3 @@ func PropositionStatements(question string, yes bool) []string {
 }
 
 func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
-
-func hasContent(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
-}

@@ -91,7 +91,7 @@ func splitEnglish(sent string) []string {
 			i := from + k
 			from = i + len(j)
 			left, right := strings.TrimSpace(sent[:i]), strings.TrimSpace(sent[i+len(j):])
-			if len(strings.Fields(left)) >= minEnglishClauseWords && len(strings.Fields(right)) >= minEnglishClauseWords && !(closesList(j) && endsList(left)) {
+			if len(strings.Fields(left)) >= minEnglishClauseWords && len(strings.Fields(right)) >= minEnglishClauseWords && !((j == ", and " || j == ", or ") && endsList(left)) {
 				return append([]string{left}, splitEnglish(right)...)
 			}
 		}
@@ -110,9 +110,6 @@ func endsList(left string) bool {
 	c := strings.LastIndexByte(left, ',')
 	return c >= 0 && len(strings.Fields(left[c+1:])) <= maxListItemWords && !strings.ContainsFunc(left[c+1:], unicode.IsDigit)
 }
-
-// closesList: the joint's word is one that closes a list ("and", "or").
-func closesList(joint string) bool { return joint == ", and " || joint == ", or " }
 
 func isSubordinate(c string) bool {
 	plain := strings.TrimRight(c, "。！？!?.")

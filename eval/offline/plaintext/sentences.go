@@ -41,9 +41,7 @@ func Sentences(text string) (out []string, afterSemicolon []bool) {
 		}
 		flush()
 	}
-	if carry.Len() > 0 {
-		flush()
-	}
+	flush() // a sentence continued to the end
 	return out, afterSemicolon
 }
 
@@ -63,11 +61,10 @@ var abbreviations = words.Set("abbreviations")
 // endsWithAbbreviation reports whether s ends with one of abbreviations:
 // joining two sentences ("Inc.") loses less than cutting a name.
 func endsWithAbbreviation(s string) bool {
-	t := strings.TrimRight(s, " ")
-	if !strings.HasSuffix(t, ".") {
+	t, ok := strings.CutSuffix(strings.TrimRight(s, " "), ".")
+	if !ok {
 		return false
 	}
-	t = t[:len(t)-1]
 	i := strings.LastIndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
 	w := t[i+1:]
 	return w != "" && len(w) <= 6 && abbreviations[strings.ToLower(w)] && (i < 0 || t[i] == ' ' || t[i] == '(')
@@ -76,11 +73,10 @@ func endsWithAbbreviation(s string) bool {
 // endsWithListNumber: s ends with an inline list's number ("以下文件：1.",
 // "； 2."), which opens the item after it; not a clock's minutes ("15:21.").
 func endsWithListNumber(s string) bool {
-	t := strings.TrimRight(s, " ")
-	if !strings.HasSuffix(t, ".") {
+	t, ok := strings.CutSuffix(strings.TrimRight(s, " "), ".")
+	if !ok {
 		return false
 	}
-	t = t[:len(t)-1]
 	d := strings.TrimRightFunc(t, unicode.IsDigit)
 	if n := len(t) - len(d); n == 0 || n > 2 {
 		return false
