@@ -39,7 +39,7 @@ func Extract(text string) []string {
 		}
 	}
 	add(commonPatterns)
-	if strings.IndexFunc(text, isHan) >= 0 {
+	if strings.IndexFunc(text, plaintext.IsHan) >= 0 {
 		add(zhPatterns)
 		spans = append(spans, zhSuffixSpans(text)...)
 	} else {
@@ -209,7 +209,7 @@ func zhSuffixSpans(text string) []entitySpan {
 			end := i + utf8.RuneCountInString(suf)
 			// Back to a function character, another name's end or six characters.
 			start := i
-			for start > 0 && i-start < 6 && isHan(rs[start-1]) && !zhStop[rs[start-1]] && !zhSuffixEnd[rs[start-1]] {
+			for start > 0 && i-start < 6 && plaintext.IsHan(rs[start-1]) && !zhStop[rs[start-1]] && !zhSuffixEnd[rs[start-1]] {
 				start--
 			}
 			// A verb before the name is not part of it (填写|公司).
@@ -227,5 +227,3 @@ func zhSuffixSpans(text string) []entitySpan {
 	}
 	return out
 }
-
-func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }

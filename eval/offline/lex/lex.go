@@ -40,18 +40,17 @@ func Lexemes(text string) []Lexeme {
 			j := runEnd(text, i, func(_ int, r rune, _ int) bool { return unicode.Is(unicode.Han, r) })
 			out = append(out, Lexeme{Kind: 'h', Text: text[i:j]})
 			i = j
-		case unicode.IsDigit(r) && norm.ISODate(text[i:]) > 0:
+		case unicode.IsDigit(r):
 			// "2024-06-01" is one date, not three numbers (read in lexClause).
 			j := i + norm.ISODate(text[i:])
-			out = append(out, Lexeme{Kind: 'n', Text: text[i:j]})
-			i = j
-		case unicode.IsDigit(r):
-			j := runEnd(text, i, func(j int, r rune, n int) bool {
-				return unicode.IsDigit(r) || (r == '.' || r == ',' || r == ':') && j > i && RuneAt(text, j+n, unicode.IsDigit)
-			})
-			// "2012.12:01" is a year and a time: a decimal has no colon.
-			if d := strings.IndexByte(text[i:j], '.'); d > 0 && strings.IndexByte(text[i+d:j], ':') > 0 {
-				j = i + d
+			if j == i {
+				j = runEnd(text, i, func(j int, r rune, n int) bool {
+					return unicode.IsDigit(r) || (r == '.' || r == ',' || r == ':') && j > i && RuneAt(text, j+n, unicode.IsDigit)
+				})
+				// "2012.12:01" is a year and a time: a decimal has no colon.
+				if d := strings.IndexByte(text[i:j], '.'); d > 0 && strings.IndexByte(text[i+d:j], ':') > 0 {
+					j = i + d
+				}
 			}
 			out = append(out, Lexeme{Kind: 'n', Text: text[i:j]})
 			i = j

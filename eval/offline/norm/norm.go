@@ -655,7 +655,7 @@ func Proposition(question string) (affirmed, denied string, ok bool) {
 	if q == "" {
 		return "", "", false
 	}
-	if strings.ContainsFunc(q, isHan) {
+	if strings.ContainsFunc(q, plaintext.IsHan) {
 		q = strings.TrimSuffix(strings.TrimSuffix(q, "吗"), "么")
 		q = strings.Replace(q, "是否", "", 1)
 		q = strings.Replace(q, "是不是", "是", 1)
@@ -676,14 +676,12 @@ func PropositionStatements(question string, yes bool) []string {
 	switch {
 	case !ok:
 		return nil
-	case strings.ContainsFunc(question, isHan) && yes:
+	case strings.ContainsFunc(question, plaintext.IsHan) && yes:
 		return []string{"是的，" + aff}
-	case strings.ContainsFunc(question, isHan):
+	case strings.ContainsFunc(question, plaintext.IsHan):
 		return []string{"不，" + den}
 	case yes:
 		return []string{"Yes: " + aff}
 	}
 	return []string{"No, " + den}
 }
-
-func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }

@@ -33,7 +33,7 @@ func Claims(text string, holdBack func(string) bool) []string {
 	var out []string
 	sents, _ := Sentences(text)
 	for _, sent := range sents {
-		if !strings.ContainsFunc(sent, isHan) {
+		if !strings.ContainsFunc(sent, IsHan) {
 			out = append(out, splitEnglish(sent)...)
 			continue
 		}
@@ -117,7 +117,8 @@ func isSubordinate(c string) bool {
 		slices.ContainsFunc(subordinateStarts, func(s string) bool { return strings.HasPrefix(plain, s) })
 }
 
-func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
+// IsHan: r is a Chinese character.
+func IsHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 
 // contentRunes counts Han characters, and a Latin word as two (a Chinese word).
 func contentRunes(s string) int {
@@ -125,7 +126,7 @@ func contentRunes(s string) int {
 	inWord := false
 	for _, r := range s {
 		switch {
-		case isHan(r):
+		case IsHan(r):
 			n++
 			inWord = false
 		case unicode.IsLetter(r) || unicode.IsDigit(r):

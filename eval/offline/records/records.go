@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
@@ -74,7 +73,7 @@ func IsField(s string) bool {
 	if c := key[len(key)-1]; c >= '0' && c <= '9' {
 		return false
 	}
-	if strings.ContainsFunc(key, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+	if strings.ContainsFunc(key, plaintext.IsHan) {
 		return utf8.RuneCountInString(key) <= 10
 	}
 	return len(strings.Fields(key)) <= 4

@@ -49,7 +49,7 @@ func addTrigrams(v []float64, word string, w float64) {
 		return word[k-1]
 	}
 	t := fnvAdd(fnvAdd(fnvOffset, 't'), ':')
-	for i := 0; i+3 <= len(word)+2; i++ {
+	for i := range len(word) {
 		h := fnvAdd(fnvAdd(fnvAdd(t, padded(i)), padded(i+1)), padded(i+2))
 		v[h%uint64(len(v))] += w
 	}
