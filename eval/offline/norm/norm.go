@@ -449,8 +449,13 @@ func SameAmount(v1, u1, v2, u2 string) bool {
 	return ok1 && ok2 && a == b && math.Abs(x-y) < 1e-9*math.Max(1, math.Abs(x))
 }
 
-// smallest is the amount in the smallest unit its unit's multiples reach.
-func smallest(v float64, u string) (float64, string) {
+// Smallest is the amount in the smallest unit its unit's multiples reach
+// (2年: 24 个月); ok is false for a value that is no number.
+func Smallest(v, u string) (float64, string, bool) {
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return 0, "", false
+	}
 	for range 4 { // the chains are short; a loop in the list ends here
 		base, f, ok := strings.Cut(unitFactors[u], ":")
 		if !ok {
@@ -460,26 +465,15 @@ func smallest(v float64, u string) (float64, string) {
 		if err != nil {
 			break
 		}
-		v, u = v*n, base
+		x, u = x*n, base
 	}
-	return v, u
-}
-
-// Smallest is the amount in the smallest unit its unit's multiples reach
-// (2年: 24 个月); ok is false for a value that is no number.
-func Smallest(v, u string) (float64, string, bool) {
-	x, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		return 0, "", false
-	}
-	x, u = smallest(x, u)
 	return x, u, true
 }
 
 // Convertible: the two units have a common smaller unit (年 and 个月).
 func Convertible(a, b string) bool {
-	_, x := smallest(1, a)
-	_, y := smallest(1, b)
+	_, x, _ := Smallest("1", a)
+	_, y, _ := Smallest("1", b)
 	return a != "" && b != "" && a != b && x == y
 }
 

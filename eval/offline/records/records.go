@@ -105,18 +105,17 @@ func Records(text string) []Record {
 	// analysed with each item.
 	var heading []string
 	inList := false
-	units := 0
 	flush := func() {
 		if len(cur) > 0 {
 			t := strings.Join(cur, "\n")
-			r := Record{Text: t, Analysed: t, Units: units}
+			r := Record{Text: t, Analysed: t, Units: len(cur) + strings.Count(t, ";") + strings.Count(t, "；")}
 			if inList && len(heading) > 0 {
 				r.Analysed = strings.Join(heading, "\n") + "\n" + t
 				r.Units += len(heading)
 			}
 			out = append(out, r)
 		}
-		cur, units = nil, 0
+		cur = nil
 	}
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
@@ -150,8 +149,7 @@ func Records(text string) []Record {
 			// A list item starts a record; a line of fields continues one.
 			if t != strings.TrimSpace(plaintext.LineMark.ReplaceAllString(t, "")) {
 				if !inList {
-					heading = cur
-					cur, units = nil, 0
+					heading, cur = cur, nil
 				}
 				flush()
 				inList = true
@@ -159,7 +157,6 @@ func Records(text string) []Record {
 		}
 		header = nil
 		cur = append(cur, t)
-		units += 1 + strings.Count(t, ";") + strings.Count(t, "；")
 	}
 	flush()
 	return out
