@@ -140,12 +140,9 @@ func boundConflict(st, question, best *span, sents []*span, covs []float64) (str
 	// does ("claims filed over 30 days … are rejected; claims must be filed
 	// within 30 days").
 	agreed := func(q quantity) bool {
-		for i, cs := range sents {
-			if cs != best && i < len(covs) && covs[i] >= SupportThreshold && slices.ContainsFunc(cs.quants, func(c quantity) bool { return sameQuantity(c, q) && c.bound*q.bound >= 0 }) {
-				return true
-			}
-		}
-		return false
+		return covering(sents, covs, func(cs *span) bool {
+			return cs != best && slices.ContainsFunc(cs.quants, func(c quantity) bool { return sameQuantity(c, q) && c.bound*q.bound >= 0 })
+		})
 	}
 	for _, q := range st.quants {
 		if q.bound == 0 || q.date {
@@ -178,10 +175,7 @@ func boundConflict(st, question, best *span, sents []*span, covs []float64) (str
 		if len(occ) == 0 {
 			continue
 		}
-		other := true
-		for _, c := range occ {
-			other = other && c.bound*q.bound < 0
-		}
+		other := !slices.ContainsFunc(occ, func(c quantity) bool { return c.bound*q.bound >= 0 })
 		if other && !saysMoreThan(st, question, best, q) && !agreed(q) {
 			return fmt.Sprintf("statement says %q where the context says %q", boundText(q), boundText(occ[0])), true
 		}
@@ -206,29 +200,21 @@ func saysMoreThan(st, question, best *span, q quantity) bool {
 
 // boundText is the quantity with its bound's words, as a reason quotes it.
 func boundText(q quantity) string {
-	if b, ok := bounds.after[q.boundWords]; ok && q.bound == b {
-		if r, _ := utf8.DecodeRuneInString(q.boundWords); isHan(r) {
-			return q.text + q.boundWords
-		}
-		return q.text + " " + q.boundWords
-	}
+	sep := " "
 	if r, _ := utf8.DecodeRuneInString(q.boundWords); isHan(r) {
-		return q.boundWords + q.text
+		sep = ""
 	}
-	return q.boundWords + " " + q.text
+	if b, ok := bounds.after[q.boundWords]; ok && q.bound == b {
+		return q.text + sep + q.boundWords
+	}
+	return q.boundWords + sep + q.text
 }
 
 // negatedEnd: the Han text ends on a negation marker (不会, 不), not on a
 // word that only looks negated (非常).
 func negatedEnd(text string) bool {
-	neg := false
-	for _, m := range chineseNegation {
-		neg = neg || strings.HasSuffix(text, m)
-	}
-	for _, m := range chineseNotNegation {
-		neg = neg && !strings.HasSuffix(text, m)
-	}
-	return neg
+	ends := func(m string) bool { return strings.HasSuffix(text, m) }
+	return slices.ContainsFunc(chineseNegation, ends) && !slices.ContainsFunc(chineseNotNegation, ends)
 }
 
 // conditionConflict: the statement gives a number of a clause whose

@@ -271,7 +271,7 @@ func listVerdict(st, q *span, sents []*span) (Evidence, bool) {
 	ev := Evidence{Quote: lead.text, From: bestLead, Also: -1}
 	for k, m := range best {
 		if m.cov < listItemFound {
-			if anyCovers(items[k], sents) {
+			if slices.ContainsFunc(sents, func(cs *span) bool { return coverage(items[k], nil, cs, fewBigrams(items[k])) >= SupportThreshold }) {
 				return Evidence{}, false // said elsewhere: the sentences decide
 			}
 			ev.Reason = fmt.Sprintf("statement lists %q, which the context's list after %q does not have", parts[k], clip(lead.text))
@@ -310,16 +310,6 @@ func listVerdict(st, q *span, sents []*span) (Evidence, bool) {
 	ev.Verdict, ev.Coverage = 1, 1
 	ev.Reason = fmt.Sprintf("context lists after %q each item the statement lists: %s", clip(lead.text), strings.Join(found, ", "))
 	return ev, true
-}
-
-// anyCovers: some sentence covers the text.
-func anyCovers(it *span, sents []*span) bool {
-	for _, cs := range sents {
-		if coverage(it, nil, cs, fewBigrams(it)) >= SupportThreshold {
-			return true
-		}
-	}
-	return false
 }
 
 // statedCount is the number the lead-in of a statement's list gives, the

@@ -57,14 +57,12 @@ func yesNoQuestion(q string) bool {
 	if strings.Count(q, "?")+strings.Count(q, "？") > 1 {
 		return false
 	}
-	t := q
-	if i := max(strings.LastIndex(q, "?"), strings.LastIndex(q, "？")); i >= 0 {
-		t = q[:i]
+	if i := strings.IndexAny(q, "?？"); i >= 0 {
+		q = q[:i]
 	}
-	t = strings.TrimSpace(t)
+	t := strings.TrimSpace(q)
 	if containsHan(t) {
-		return strings.HasSuffix(t, "吗") || strings.Contains(t, "是否") || strings.Contains(t, "能否") || strings.Contains(t, "可否") ||
-			strings.Contains(t, "能不能") || strings.Contains(t, "可不可以") || strings.Contains(t, "是不是") || strings.Contains(t, "有没有")
+		return strings.HasSuffix(t, "吗") || containsAnyOf(t, "是否", "能否", "可否", "能不能", "可不可以", "是不是", "有没有")
 	}
 	w := strings.Fields(t)
 	return len(w) > 1 && norm.EnglishQuestionAux[strings.ToLower(w[0])]
@@ -72,13 +70,12 @@ func yesNoQuestion(q string) bool {
 
 // comparesTwo: the question asks whether two things share something.
 func comparesTwo(q string) bool {
-	l := strings.ToLower(q)
-	for _, w := range []string{"both", "same", "同一", "都", "共同", "一样", "相同"} {
-		if strings.Contains(l, w) {
-			return true
-		}
-	}
-	return false
+	return containsAnyOf(strings.ToLower(q), "both", "same", "同一", "都", "共同", "一样", "相同")
+}
+
+// containsAnyOf: s contains one of words.
+func containsAnyOf(s string, words ...string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(s, w) })
 }
 
 var splits = memo.New[[]string](analysisCacheSize)

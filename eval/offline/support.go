@@ -139,12 +139,13 @@ const RecallThreshold = 0.5
 // its names, two of its own words and none replaced, is attributed.
 func attribution(st, q *span, sents []*span) Evidence {
 	ev := support(st, q, sents)
-	if ev.Verdict == 0 && ev.Detector == "" && ev.From >= 0 && ev.Coverage <= RecallThreshold {
+	if ev.Verdict == 1 || ev.Detector != "" || ev.From < 0 || ev.Coverage >= SupportThreshold {
+		return ev
+	}
+	if ev.Coverage <= RecallThreshold {
 		if pev, ok := pairAttribution(st, q, sents); ok {
 			return pev
 		}
-	}
-	if ev.Verdict == 1 || ev.Detector != "" || ev.From < 0 || ev.Coverage <= RecallThreshold || ev.Coverage >= SupportThreshold {
 		return ev
 	}
 	best := sents[ev.From]
@@ -662,7 +663,10 @@ func countPrefix(m map[string]bool, p string) int {
 // clause of the statement affirms, or the reverse, is a conflict.
 func negationConflict(st, cs *span) (quote, detail string, ok bool) {
 	if cc, sc, n, ok := negatedOnlyIn(cs.clauses, st.clauses); ok {
-		return cc.text, contextNegatesDetail(n, sc), true
+		if n.marker == "不变" && containsAnyOf(sc.text, changeWords...) {
+			return cc.text, "statement says it changes", true
+		}
+		return cc.text, fmt.Sprintf("statement drops the negation %q", n.marker), true
 	}
 	if _, cc, n, ok := negatedOnlyIn(st.clauses, cs.clauses); ok {
 		return cc.text, fmt.Sprintf("statement negates it with %q", n.marker), true
@@ -688,13 +692,6 @@ func negatedOnlyIn(negated, others []clause) (neg, aligned *clause, n negation, 
 		}
 	}
 	return nil, nil, negation{}, false
-}
-
-func contextNegatesDetail(n negation, sc *clause) string {
-	if n.marker == "不变" && slices.ContainsFunc(changeWords, func(w string) bool { return strings.Contains(sc.text, w) }) {
-		return "statement says it changes"
-	}
-	return fmt.Sprintf("statement drops the negation %q", n.marker)
 }
 
 // bestAligned is the clause of others that shares most (at least
@@ -738,7 +735,7 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 				return detail, true
 			}
 		}
-		if hasQuantity(best, q) || question != nil && hasQuantity(question, q) || givenInRole(all, covs, q) || rowCell(st, nil, q, all) >= 0 || otherNationGiven(st, q, best) {
+		if hasQuantity(best, q) || question != nil && hasQuantity(question, q) || covering(all, covs, func(cs *span) bool { return hasQuantity(cs, q) }) || rowCell(st, nil, q, all) >= 0 || otherNationGiven(st, q, best) {
 			continue
 		}
 		if _, ok := sumOf(st, question, q, all); ok {
@@ -772,10 +769,11 @@ func glossOfGiven(st *span, q quantity, all []*span) bool {
 	})
 }
 
-// givenInRole: a sentence that covers the statement (covs) gives q.
-func givenInRole(all []*span, covs []float64, q quantity) bool {
+// covering: a sentence that covers the statement (covs) is one of which
+// says holds.
+func covering(all []*span, covs []float64, says func(cs *span) bool) bool {
 	for i, cs := range all {
-		if i < len(covs) && covs[i] >= SupportThreshold && hasQuantity(cs, q) {
+		if i < len(covs) && covs[i] >= SupportThreshold && says(cs) {
 			return true
 		}
 	}
@@ -846,6 +844,10 @@ func answerArithmetic(st, question *span, q quantity, all []*span) (string, bool
 		take(st)
 	}
 	idx, op := norm.Arithmetic(want, vals)
+	var texts []string
+	for _, i := range idx {
+		texts = append(texts, terms[i].text)
+	}
 	if idx == nil {
 		// A rate the contexts give times the answer's own counts ("5张、
 		// 每张60元共300元").
@@ -853,15 +855,10 @@ func answerArithmetic(st, question *span, q quantity, all []*span) (string, bool
 		if !ok || terms[r].date {
 			return "", false
 		}
-		texts := []string{terms[r].text}
+		texts, op = []string{terms[r].text}, "×"
 		for _, k := range f {
 			texts = append(texts, counts[k].text)
 		}
-		return strings.Join(texts, " × ") + " = " + q.text, true
-	}
-	texts := make([]string, len(idx))
-	for k, i := range idx {
-		texts[k] = terms[i].text
 	}
 	return strings.Join(texts, " "+op+" ") + " = " + q.text, true
 }
@@ -1115,6 +1112,19 @@ var chunkIDs atomic.Uint64
 // pairCandidates bounds the sentences tried in pairs, best coverage first.
 const pairCandidates = 4
 
+// topCovered are the indices of the pairCandidates sentences of positive
+// coverage (covs), best first.
+func topCovered(covs []float64) []int {
+	var top []int
+	for i, c := range covs {
+		if c > 0 {
+			top = append(top, i)
+		}
+	}
+	sort.SliceStable(top, func(a, b int) bool { return covs[top[a]] > covs[top[b]] })
+	return top[:min(len(top), pairCandidates)]
+}
+
 // pairSupport: a statement that joins facts of sentences of two chunks
 // ("婚假3天，加上晚婚奖励假7天") is supported by their union when it covers
 // it, each gives a quantity the other lacks and no detector fires; of one
@@ -1122,14 +1132,7 @@ const pairCandidates = 4
 // ("64课时，比初级会计实务的48课时多16课时"), each written among words of
 // its own sentence's (swapped).
 func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool, derived map[string]bool) (Evidence, bool) {
-	var top []int
-	for i := range sents {
-		if covs[i] > 0 {
-			top = append(top, i)
-		}
-	}
-	sort.SliceStable(top, func(a, b int) bool { return covs[top[a]] > covs[top[b]] })
-	top = top[:min(len(top), pairCandidates)]
+	top := topCovered(covs)
 	for a := 0; a < len(top); a++ {
 		for b := a + 1; b < len(top); b++ {
 			x, y := sents[top[a]], sents[top[b]]
@@ -1363,34 +1366,20 @@ func anchored(st, q *span) *span {
 		return q
 	}
 	// order holds "w:" and "n:" features only, never a Han unigram.
-	echo := func(f string) bool { return q.feats[f] }
 	own := func(j int) bool {
-		return j >= 0 && j < len(st.order) && !echo(st.order[j]) && !st.common[st.order[j]]
+		return j >= 0 && j < len(st.order) && !q.feats[st.order[j]] && !st.common[st.order[j]]
 	}
-	var c *span
-	var names map[string]bool // made on the first candidate: most statements have none
+	c := q // copied on the first word to drop: most statements have none
 	for i, f := range st.order {
-		if !echo(f) || !own(i-1) && !own(i+1) {
+		if !q.feats[f] || !own(i-1) && !own(i+1) || slices.ContainsFunc(st.names, func(n name) bool { return n.feat == f }) {
 			continue
 		}
-		if names == nil {
-			names = make(map[string]bool, len(st.names))
-			for _, n := range st.names {
-				names[n.feat] = true
-			}
-		}
-		if names[f] {
-			continue
-		}
-		if c == nil {
+		if c == q {
 			cp := *q
 			cp.feats = maps.Clone(q.feats)
 			c = &cp
 		}
 		delete(c.feats, f)
-	}
-	if c == nil {
-		return q
 	}
 	return c
 }
@@ -1403,21 +1392,14 @@ func anchored(st, q *span) *span {
 func pairAttribution(st, q *span, sents []*span) (Evidence, bool) {
 	qc := anchored(st, q)
 	useUnis := fewBigrams(st)
-	type sc struct {
-		i   int
-		cov float64
-	}
-	var top []sc
+	covs := make([]float64, len(sents))
 	for i, cs := range sents {
-		if c := coverage(st, qc, cs, useUnis); c > 0 {
-			top = append(top, sc{i, c})
-		}
+		covs[i] = coverage(st, qc, cs, useUnis)
 	}
-	sort.SliceStable(top, func(a, b int) bool { return top[a].cov > top[b].cov })
-	top = top[:min(len(top), 4)]
+	top := topCovered(covs)
 	for a := 0; a < len(top); a++ {
 		for b := a + 1; b < len(top); b++ {
-			x, y := sents[top[a].i], sents[top[b].i]
+			x, y := sents[top[a]], sents[top[b]]
 			// Each gives words of the statement the other does not.
 			both := ownWordsFound(st, q, x, y)
 			if both < 3 || both <= ownWordsFound(st, q, x) || both <= ownWordsFound(st, q, y) {
@@ -1434,7 +1416,7 @@ func pairAttribution(st, q *span, sents []*span) (Evidence, bool) {
 			if _, missing := missingName(st, q, u); missing {
 				continue
 			}
-			return Evidence{Verdict: 1, Coverage: cov, Quote: x.text, From: top[a].i, Also: top[b].i,
+			return Evidence{Verdict: 1, Coverage: cov, Quote: x.text, From: top[a], Also: top[b],
 				Reason: fmt.Sprintf("context says %q and %q (coverage %.2f together: a reference statement is attributed above %.2f)", clip(x.text), clip(y.text), cov, RecallThreshold)}, true
 		}
 	}
