@@ -20,6 +20,8 @@ func init() {
 	for _, w := range words.List("common_words") {
 		if containsHan(w) {
 			commonHan = append(commonHan, w)
+			r, _ := utf8.DecodeRuneInString(w)
+			commonFirst[r] = true
 		} else {
 			commonStems[norm.Stem(strings.ToLower(w))] = true
 		}
@@ -27,10 +29,6 @@ func init() {
 	slices.SortStableFunc(commonHan, func(a, b string) int {
 		return cmp.Compare(utf8.RuneCountInString(b), utf8.RuneCountInString(a))
 	})
-	for _, w := range commonHan {
-		r, _ := utf8.DecodeRuneInString(w)
-		commonFirst[r] = true
-	}
 }
 
 // markCommonHan marks the bigrams and characters of a Han run that lie

@@ -57,8 +57,10 @@ type Evidence struct {
 func contextSpans(text string) []*span {
 	ss, afterSemicolon := plaintext.Sentences(text)
 	out := make([]*span, 0, len(ss))
+	whole := &wholeNameIndex{}
 	for i, s := range ss {
 		sp := analyzeContext(s) // its prev and next are set below
+		sp.whole = whole
 		if i > 0 {
 			sp.prev, out[i-1].next = out[i-1], sp
 		}
@@ -69,23 +71,15 @@ func contextSpans(text string) []*span {
 		}
 		out = append(out, sp)
 	}
-	n := len(out)
+	whole.sents = out
 	out = append(out, recordSpans(text)...)
 	out = append(out, fieldSpans(text)...)
-	if len(out) == n { // prose: no records, cells or fields
-		for _, sp := range out {
-			sp.prose = true
-		}
+	prose := len(out) == len(ss) // no records, cells or fields
+	id := chunkIDs.Add(1)
+	for _, sp := range out {
+		sp.chunk, sp.prose = id, prose
 	}
 	markItems(ss, afterSemicolon, out)
-	id := chunkIDs.Add(1)
-	whole := &wholeNameIndex{sents: out[:n]}
-	for i, sp := range out {
-		sp.chunk = id
-		if i < n {
-			sp.whole = whole
-		}
-	}
 	return out
 }
 
@@ -365,7 +359,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		ev.Verdict = 1
 		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f)%s%s", clip(ev.Quote), ev.Coverage, sums(st, q, sents), conversions(st, sents[best]))
 		if bestCov < SupportThreshold {
-			ev.Reason += fmt.Sprintf("; under %.2f, but it gives the statement's numbers and names, and lacks only the answer's own words%s", SupportThreshold, notInIt(missingWords(st, qc, sents[best]), ": "))
+			ev.Reason += fmt.Sprintf("; under %.2f, but it gives the statement's numbers and names, and lacks only the answer's own words%s", SupportThreshold, led(": ", missingWords(st, qc, sents[best])))
 		}
 		return ev
 	}
@@ -381,7 +375,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	if rev, ok := otherRowsValue(st, sents); ok {
 		return rev
 	}
-	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)%s", clip(ev.Quote), ev.Coverage, SupportThreshold, notInIt(missingWords(st, qc, sents[best]), "; not in it: "))
+	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)%s", clip(ev.Quote), ev.Coverage, SupportThreshold, led("; not in it: ", missingWords(st, qc, sents[best])))
 	return ev
 }
 
@@ -510,6 +504,9 @@ func coverageWith(st, q, cs *span, useUnis bool, derived map[string]bool) float6
 	}
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
+			if useUnis && strings.HasPrefix(f, "h:") {
+				continue // the characters decide (below)
+			}
 			found := ctx[f] || cs.refFeats[f] || cs.skips[f] || sm.Found(f) || converted[f] || derived[f]
 			switch {
 			case q != nil && (q.feats[f] || q.unis[f]):
@@ -531,12 +528,8 @@ func coverageWith(st, q, cs *span, useUnis bool, derived map[string]bool) float6
 		// decide, each only where the context has its word (英国 is not in
 		// 英格兰的国家).
 		count(st.unis, contiguousUnis(st, cs))
-		rest := maps.Clone(st.feats)
-		maps.DeleteFunc(rest, func(f string, _ bool) bool { return strings.HasPrefix(f, "h:") })
-		count(rest, cs.feats)
-	} else {
-		count(st.feats, cs.feats)
 	}
+	count(st.feats, cs.feats)
 	total := float64(plain) + QuestionEchoWeight*float64(echo)
 	if total == 0 {
 		return -1
@@ -890,10 +883,7 @@ func sums(st, question *span, all []*span) string {
 			out = append(out, a)
 		}
 	}
-	if len(out) == 0 {
-		return ""
-	}
-	return "; " + strings.Join(out, ", ")
+	return led("; ", strings.Join(out, ", "))
 }
 
 // hasQuantity reports whether the span gives q's value with its unit, with
@@ -1021,8 +1011,7 @@ func clip(s string) string {
 // cut so opens on a demonstrative (该门诊, 此项目, 这家公司).
 func dangling(sp *span) bool {
 	if sp.hasHan {
-		t := strings.TrimSpace(sp.text)
-		return sp.prev == nil && (strings.HasPrefix(t, "该") || strings.HasPrefix(t, "此") || strings.HasPrefix(t, "本") || strings.HasPrefix(t, "这"))
+		return sp.prev == nil && prefixIn(strings.TrimSpace(sp.text), []string{"该", "此", "本", "这"}) != ""
 	}
 	for ; sp != nil; sp = sp.prev {
 		w := strings.Fields(sp.text)
@@ -1056,18 +1045,14 @@ func setReferent(sp *span) {
 		p = p.prev
 	}
 	switch {
-	case p == nil:
-		return
-	case noun != "" && !p.feats["w:"+norm.Stem(noun)]:
-		return // "The mall" after a sentence that is not about a mall
+	case p == nil || noun != "" && !p.feats["w:"+norm.Stem(noun)]:
+		// none, or "The mall" after a sentence that is not about a mall
 	case p.ref != "":
 		sp.ref, sp.refFeats = p.ref, p.refFeats
-		return
-	case phrase.SubjectPronoun(p.text):
-		return
-	}
-	if name := phrase.OpeningName(p.text); name != "" {
-		sp.ref, sp.refFeats = name, wordFeats(name)
+	case !phrase.SubjectPronoun(p.text):
+		if name := phrase.OpeningName(p.text); name != "" {
+			sp.ref, sp.refFeats = name, wordFeats(name)
+		}
 	}
 }
 
@@ -1316,10 +1301,8 @@ func missingWords(st, q, cs *span) string {
 		return st.feats[f] && !cs.feats[f] && !cs.refFeats[f] && !cs.skips[f] && !st.common[f] && (q == nil || !q.feats[f]) && !converted[f]
 	}
 	var out []string
-	seen := map[string]bool{}
 	add := func(w string) {
-		if w != "" && !seen[w] {
-			seen[w] = true
+		if w != "" && !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 	}
@@ -1347,12 +1330,12 @@ func missingWords(st, q, cs *span) string {
 	return strings.Join(out, ", ")
 }
 
-// notInIt is a reason's clause for the words a sentence lacks, or "".
-func notInIt(words, lead string) string {
-	if words == "" {
+// led is text after lead, for a reason's clause; "" when text is.
+func led(lead, text string) string {
+	if text == "" {
 		return ""
 	}
-	return lead + words
+	return lead + text
 }
 
 // anchored is the question less its words that tie the statement's own
