@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
@@ -64,17 +65,15 @@ func listConflict(st *span, q quantity, cs *span) (string, bool) {
 // cutColon cuts s around its first colon (its last, when last), either
 // width; ok is false when it has none.
 func cutColon(s string, last bool) (before, after string, ok bool) {
-	a, w := strings.IndexByte(s, ':'), strings.Index(s, "：")
+	i := strings.IndexAny(s, ":：")
 	if last {
-		a, w = strings.LastIndexByte(s, ':'), strings.LastIndex(s, "：")
+		i = strings.LastIndexAny(s, ":：")
 	}
-	switch {
-	case a < 0 && w < 0:
+	if i < 0 {
 		return s, "", false
-	case w < 0 || a >= 0 && (a < w) != last:
-		return s[:a], s[a+1:], true
 	}
-	return s[:w], s[w+len("："):], true
+	_, w := utf8.DecodeRuneInString(s[i:])
+	return s[:i], s[i+w:], true
 }
 
 // listItems counts the items of a list (listParts).
@@ -150,18 +149,18 @@ func joinedLast(parts, joins []string) []string {
 		return nil
 	}
 	last := &out[len(out)-1]
-	han := containsHan(*last)
+	pad := " " // around an English joiner
+	if containsHan(*last) {
+		pad = ""
+	}
 	for _, j := range joins {
-		if han && strings.HasPrefix(*last, j) || !han && strings.HasPrefix(*last, j+" ") {
+		if strings.HasPrefix(*last, j+pad) {
 			*last = strings.TrimSpace((*last)[len(j):])
 			return out
 		}
 	}
 	for _, j := range joins {
-		if !han {
-			j = " " + j + " "
-		}
-		if a, b, ok := strings.Cut(*last, j); ok && strings.TrimSpace(a) != "" && strings.TrimSpace(b) != "" {
+		if a, b, ok := strings.Cut(*last, pad+j+pad); ok && strings.TrimSpace(a) != "" && strings.TrimSpace(b) != "" {
 			*last = strings.TrimSpace(a)
 			return append(out, strings.TrimSpace(b))
 		}

@@ -41,7 +41,7 @@ func StatementsFor(question, answer string) []string {
 // openingYes: the answer opens on a yes word set off by punctuation.
 func openingYes(answer string) bool {
 	a := strings.TrimSpace(plaintext.StripControls(answer))
-	i := strings.IndexFunc(a, func(r rune) bool { return strings.ContainsRune(",，。.!！;；:：—", r) })
+	i := strings.IndexAny(a, ",，。.!！;；:：—")
 	if i <= 0 {
 		return false
 	}

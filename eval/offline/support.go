@@ -195,10 +195,7 @@ func foundInPart(st, q *span, ev Evidence, sents []*span) bool {
 func ownWordsFound(st, q *span, sents ...*span) int {
 	n := 0
 	for f := range st.feats {
-		if st.common[f] || q != nil && q.feats[f] {
-			continue
-		}
-		if givenFeat(sents, f) {
+		if !st.common[f] && (q == nil || !q.feats[f]) && givenFeat(sents, f) {
 			n++
 		}
 	}
