@@ -187,15 +187,9 @@ func boundConflict(st, question, best *span, sents []*span, covs []float64) (str
 // the words of q's bound (以上 against 以下).
 func saysMoreThan(st, question, best *span, q quantity) bool {
 	miss := missingWords(st, question, best)
-	if miss == "" {
-		return false
-	}
-	for _, m := range strings.Split(miss, ", ") {
-		if !strings.Contains(m, q.boundWords) && !strings.Contains(q.boundWords, m) {
-			return true
-		}
-	}
-	return false
+	return miss != "" && slices.ContainsFunc(strings.Split(miss, ", "), func(m string) bool {
+		return !strings.Contains(m, q.boundWords) && !strings.Contains(q.boundWords, m)
+	})
 }
 
 // boundText is the quantity with its bound's words, as a reason quotes it.
