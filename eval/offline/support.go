@@ -759,8 +759,7 @@ func glossOfGiven(st *span, q quantity, all []*span) bool {
 	})
 }
 
-// covering: a sentence that covers the statement (covs) is one of which
-// says holds.
+// covering: says holds of a sentence that covers the statement (covs).
 func covering(all []*span, covs []float64, says func(cs *span) bool) bool {
 	for i, cs := range all {
 		if i < len(covs) && covs[i] >= SupportThreshold && says(cs) {
