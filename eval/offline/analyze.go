@@ -292,9 +292,10 @@ func lexClause(text string, sp *span) clause {
 					add("n:" + v)
 				}
 			}
+			first := len(sp.clauses) == 0 && i == firstWord(lx)
 			if englishStop[w] && !codeLetter(lx, i) {
 				// A later pronoun usually refers to a name in the sentence.
-				sp.pronoun = sp.pronoun || pronouns[w] && len(sp.clauses) == 0 && i == firstWord(lx)
+				sp.pronoun = sp.pronoun || pronouns[w] && first
 				continue
 			}
 			s := norm.Stem(w) // not empty: w opens on a letter
@@ -305,7 +306,6 @@ func lexClause(text string, sp *span) clause {
 			// A capitalised word is a name unless it merely starts the
 			// text, and not before another capitalised word or quoted; a
 			// date's month is a quantity.
-			first := len(sp.clauses) == 0 && i == firstWord(lx)
 			quoted := i > 0 && lx[i-1].Kind == 'p' && (lx[i-1].Text == "\"" || lx[i-1].Text == "“")
 			if l.Capital && len(w) > 1 && (!first || quoted || i+1 < len(lx) && lx[i+1].Capital) && !lex.MonthAt(lx, i) {
 				head := !(i+1 < len(lx) && lx[i+1].Kind == 'w' && lx[i+1].Capital)
@@ -316,8 +316,8 @@ func lexClause(text string, sp *span) clause {
 	return c
 }
 
-// numberWordUnit is the unit after the number word lx[i] (unitWords), and
-// its text with what joins it (" " or "-"); "" when none.
+// numberWordUnit is the unit word after the number or number word lx[i]
+// (unitWords), and its text with what joins it (" " or "-"); "" when none.
 func numberWordUnit(lx []lex.Lexeme, i int) (unit, text string) {
 	if u, ut := unitWords(lx, i+1); u != "" {
 		return u, " " + ut
@@ -533,25 +533,13 @@ func unitAt(lx []lex.Lexeme, i int) (unit, text string, date bool) {
 	} else if du := lex.DateUnit(lx, i, v); du != "" {
 		// 31 March 2025, March 31: a day and a year.
 		unit, date = du, true
-	} else if i+1 < len(lx) {
-		switch nx := lx[i+1]; nx.Kind {
-		case 'h':
-			unit = norm.HanUnit(nx.Text)
-			text += unit
-		case 'w':
-			if u, ut := unitWords(lx, i+1); u != "" {
-				unit, text = u, text+" "+ut
-			}
-		case 'p':
-			if nx.Text == "%" || nx.Text == "％" {
-				unit, text = "%", text+"%"
-			} else if nx.Text == "-" && !nx.Spaced {
-				// "a 30-day notice period" is 30 days.
-				if u, ut := unitWords(lx, i+2); u != "" {
-					unit, text = u, text+"-"+ut
-				}
-			}
-		}
+	} else if u, ut := numberWordUnit(lx, i); u != "" {
+		unit, text = u, text+ut // "30 days"; "a 30-day notice period" is 30 days
+	} else if i+1 < len(lx) && lx[i+1].Kind == 'h' {
+		unit = norm.HanUnit(lx[i+1].Text)
+		text += unit
+	} else if i+1 < len(lx) && (lx[i+1].Text == "%" || lx[i+1].Text == "％") {
+		unit, text = "%", text+"%"
 	}
 	return unit, text, date
 }

@@ -298,35 +298,35 @@ func (it item) ownWords() []string {
 // words): it is read as the question's comparison. The item is cut out
 // first, so no Chinese bigram spans its edge (技成 of 砺石科技成立).
 func onlyNames(st, q *span, it item) bool {
-	rest, itemFeats := analyze(strings.ReplaceAll(st.text, it.text, "，")), analyze(it.text).feats
-	for f := range rest.feats {
-		if !itemFeats[f] && !q.feats[f] && !rest.common[f] {
-			return false
-		}
-	}
-	for f := range rest.unis {
-		if !q.unis[f] {
-			return false
-		}
-	}
-	return true
+	itemFeats := analyze(it.text).feats
+	return onlyQuestion(st, q, []string{it.text}, func(f string) bool { return itemFeats[f] })
 }
 
 // onlyComparison: the statement says no more than its items compared
 // ("落雁桥比云栖桥更长", "A is longer than B"): its words less the items', the
 // comparative's and the comparison's 比 are the question's.
 func onlyComparison(st, q *span, its []item, c comparison) bool {
-	text := st.text
+	var cut []string
 	for _, it := range its {
-		text = strings.ReplaceAll(text, it.text, "，")
+		cut = append(cut, it.text)
 	}
-	text = strings.ReplaceAll(text, c.Word, "，")
+	cut = append(cut, c.Word)
 	if st.hasHan {
-		text = strings.ReplaceAll(text, "比", "，")
+		cut = append(cut, "比")
+	}
+	return onlyQuestion(st, q, cut, func(f string) bool { return f == "w:than" })
+}
+
+// onlyQuestion: the statement's words, once the texts of cut are cut out,
+// are the question's, common words and those also allows aside.
+func onlyQuestion(st, q *span, cut []string, also func(string) bool) bool {
+	text := st.text
+	for _, c := range cut {
+		text = strings.ReplaceAll(text, c, "，")
 	}
 	rest := analyze(text)
 	for f := range rest.feats {
-		if !q.feats[f] && !rest.common[f] && f != "w:than" {
+		if !also(f) && !q.feats[f] && !rest.common[f] {
 			return false
 		}
 	}
@@ -341,22 +341,10 @@ func onlyComparison(st, q *span, its []item, c comparison) bool {
 // withoutComparative is the statement without the comparative word's
 // features, for the coverage of the rest of it.
 func withoutComparative(st *span, c comparison) *span {
-	out := *st
-	drop := analyze(c.Word)
-	out.feats = map[string]bool{}
-	for f := range st.feats {
-		if !drop.feats[f] && f != "w:than" {
-			out.feats[f] = true
-		}
-	}
-	if st.unis != nil {
-		out.unis = map[string]bool{}
-		for f := range st.unis {
-			if !drop.unis[f] {
-				out.unis[f] = true
-			}
-		}
-	}
+	out, drop := *st, analyze(c.Word)
+	out.feats, out.unis = maps.Clone(st.feats), maps.Clone(st.unis)
+	maps.DeleteFunc(out.feats, func(f string, _ bool) bool { return drop.feats[f] || f == "w:than" })
+	maps.DeleteFunc(out.unis, func(f string, _ bool) bool { return drop.unis[f] })
 	return &out
 }
 

@@ -97,21 +97,10 @@ func naming(st *span, alts [][]string, value *span) float64 {
 // one field from the others.
 func ownWords(st *span, sents []*span) map[int]int {
 	type key struct{ from, f string }
-	fieldFeats := func(fc *fieldCheck) map[string]bool {
-		m := map[string]bool{}
-		for _, k := range fc.keys {
-			for _, alt := range k {
-				for _, f := range alt {
-					m[f] = true
-				}
-			}
-		}
-		return m
-	}
 	shared := map[key]int{}
 	for _, cs := range sents {
 		if cs.field != nil {
-			for f := range fieldFeats(cs.field) {
+			for f := range cs.field.keyFeats() {
 				shared[key{cs.field.from, f}]++
 			}
 		}
@@ -121,13 +110,26 @@ func ownWords(st *span, sents []*span) map[int]int {
 		if cs.field == nil {
 			continue
 		}
-		for f := range fieldFeats(cs.field) {
+		for f := range cs.field.keyFeats() {
 			if (st.feats[f] || st.unis[f]) && shared[key{cs.field.from, f}] == 1 {
 				out[i]++
 			}
 		}
 	}
 	return out
+}
+
+// keyFeats are the features of all the field's keys.
+func (fc *fieldCheck) keyFeats() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range fc.keys {
+		for _, alt := range k {
+			for _, f := range alt {
+				m[f] = true
+			}
+		}
+	}
+	return m
 }
 
 // valueKinds are the key words that name a value's kind, with the units of
@@ -177,31 +179,29 @@ func fieldNaming(st *span, fc *fieldCheck) float64 {
 // fieldVerdict tests the statement against the cells and fields it names;
 // ok is false when it names none (the ordinary test decides).
 func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
-	// How well the statement names each field, worked out once.
+	// How well the statement names each field, worked out once: only the
+	// fields named best are checked.
 	names := make([]float64, len(sents))
-	top, atTop := KeyNamed, 0
+	top := KeyNamed
 	for i, cs := range sents {
-		if cs.field == nil {
-			continue
+		if cs.field != nil {
+			names[i] = fieldNaming(st, cs.field)
+			top = max(top, names[i])
 		}
-		if n := fieldNaming(st, cs.field); n > top+1e-9 {
-			top, atTop, names[i] = n, 1, n
-		} else {
-			names[i] = n
-			if n > top-1e-9 {
-				atTop++
-			}
+	}
+	var atTop []int
+	for i, cs := range sents {
+		if cs.field != nil && names[i] >= top-1e-9 {
+			atTop = append(atTop, i)
 		}
 	}
 	// Of the fields named alike, those with the most words of their own.
 	var own map[int]int
 	topOwn := 0
-	if atTop > 1 {
+	if len(atTop) > 1 {
 		own = ownWords(st, sents)
-		for i, cs := range sents {
-			if cs.field != nil && names[i] > top-1e-9 {
-				topOwn = max(topOwn, own[i])
-			}
+		for _, i := range atTop {
+			topOwn = max(topOwn, own[i])
 		}
 	}
 	var supported *Evidence
@@ -209,9 +209,9 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 	agrees := map[string]bool{}
 	var nb neighbours
 	label := func(ev Evidence) string { return sents[ev.From].field.label }
-	for i, cs := range sents {
-		fc := cs.field
-		if fc == nil || names[i] < top-1e-9 || own[i] < topOwn {
+	for _, i := range atTop {
+		cs, fc := sents[i], sents[i].field
+		if own[i] < topOwn {
 			continue
 		}
 		ev := Evidence{Quote: cs.text, From: i, Also: -1, Coverage: 1}
@@ -219,8 +219,8 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		bad := ""
 		// A number of the keys names the row ("4–7岁"), not its value.
 		keys := analyze(strings.Join(fc.named, " "))
-		own := slices.DeleteFunc(slices.Clone(st.quants), func(sq quantity) bool { return hasQuantity(keys, sq) })
-		for _, sq := range own {
+		stated := slices.DeleteFunc(slices.Clone(st.quants), func(sq quantity) bool { return hasQuantity(keys, sq) })
+		for _, sq := range stated {
 			if clock(sq) && !slices.ContainsFunc(fc.value.quants, clock) {
 				continue // a time of day is no value of a field without one
 			}
@@ -228,7 +228,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 			if !given && (slices.ContainsFunc(fc.value.quants, func(vq quantity) bool {
 				return vq.unit == sq.unit && !(vq.date && timeSpan(sq)) || !calendar(vq) && !calendar(sq) && norm.Convertible(vq.unit, sq.unit)
 			}) ||
-				bareNumber(fc.value) && !code(fc.value) && !calendar(sq) && !recordGives(sents, fc, sq, len(own) > 1)) && !computed(st, q, sq, sents) && rowCell(st, fc, sq, sents) < 0 {
+				bareNumber(fc.value) && !code(fc.value) && !calendar(sq) && !recordGives(sents, fc, sq, len(stated) > 1)) && !computed(st, q, sq, sents) && rowCell(st, fc, sq, sents) < 0 {
 				bad = sq.text
 			}
 		}
@@ -439,17 +439,14 @@ func rowsSupport(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 // "Previous holder" Tom Becker; "由技师蔡立恒制作" where 制作技师 is 庞晓雯.
 func neighbourValue(st *span, fc *fieldCheck, record []*fieldCheck, pos map[string]int) *fieldCheck {
 	keyAt := -1
-	for _, k := range fc.keys {
-		for _, alt := range k {
-			for _, f := range alt {
-				if p, ok := pos[f]; ok && (keyAt < 0 || p < keyAt) {
-					keyAt = p
-				}
-			}
+	for f := range fc.keyFeats() {
+		if p, ok := pos[f]; ok && (keyAt < 0 || p < keyAt) {
+			keyAt = p
 		}
 	}
 	var best *fieldCheck
 	bestAt, named := 0, fieldNaming(st, fc)
+next:
 	for _, g := range record {
 		if g == fc || fieldNaming(st, g) > named-1e-9 {
 			continue
@@ -457,16 +454,13 @@ func neighbourValue(st *span, fc *fieldCheck, record []*fieldCheck, pos map[stri
 		at, words := -1, 0
 		for f := range g.value.feats {
 			p, ok := pos[f]
-			if !ok {
-				if !strings.HasPrefix(f, "n:") {
-					words = -1 << 30 // a word of the value the statement does not write
-				}
-				continue
-			}
 			if !strings.HasPrefix(f, "n:") {
+				if !ok {
+					continue next // a word of the value the statement does not write
+				}
 				words++
 			}
-			if at < 0 || p < at {
+			if ok && (at < 0 || p < at) {
 				at = p
 			}
 		}

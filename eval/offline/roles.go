@@ -252,8 +252,6 @@ func inBrackets(text, s string) bool {
 	return open >= 0 && !strings.ContainsAny(text[open:i], ")）")
 }
 
-// pieceParties are each piece's party words: those no other piece has, on
-// the side of the quantity where the later pieces have theirs.
 // yearFeat: the feature is a year's number (2014 of "2014 sales"), which
 // names a piece as a word does, where an amount is its share.
 func yearFeat(f string) bool {
@@ -261,6 +259,8 @@ func yearFeat(f string) bool {
 	return strings.HasPrefix(f, "n:") && err == nil && y >= 1900 && y <= 2100
 }
 
+// pieceParties are each piece's party words: those no other piece has, on
+// the side of the quantity where the later pieces have theirs.
 func pieceParties(pieces []piece) [][]string {
 	own := func(i int, side map[string]bool) []string {
 		var out []string
