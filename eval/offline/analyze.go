@@ -295,7 +295,7 @@ func lexClause(text string, sp *span) clause {
 			first := len(sp.clauses) == 0 && i == firstWord(lx)
 			if englishStop[w] && !codeLetter(lx, i) {
 				// A later pronoun usually refers to a name in the sentence.
-				sp.pronoun = sp.pronoun || pronouns[w] && first
+				sp.pronoun = sp.pronoun || phrase.Pronouns[w] && first
 				continue
 			}
 			s := norm.Stem(w) // not empty: w opens on a letter
@@ -382,10 +382,7 @@ func firstWord(lx []lex.Lexeme) int {
 	return slices.IndexFunc(lx, func(l lex.Lexeme) bool { return l.Kind == 'w' || l.Kind == 'h' || l.Kind == 'n' })
 }
 
-var (
-	pronouns      = phrase.Pronouns
-	unitModifiers = words.Set("unit_modifiers")
-)
+var unitModifiers = words.Set("unit_modifiers")
 
 // englishNegationAt reports whether word i negates its clause; skip is true
 // for a negation word that only states a bound ("no more than").

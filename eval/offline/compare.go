@@ -171,7 +171,8 @@ func kindValue(c comparison, qs []quantity) (value, bool) {
 // holds the extreme value, support when the statement's item does and the
 // rest of the statement is covered. ok is false when it cannot decide.
 func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
-	c, ok := phrase.ComparisonIn(st.text)
+	c, own := phrase.ComparisonIn(st.text) // own: the statement's, not only its question's
+	ok := own
 	if !ok && q != nil {
 		c, ok = phrase.ComparisonIn(q.text)
 	}
@@ -215,7 +216,7 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 	if x < 0 {
 		return Evidence{}, false
 	}
-	if _, own := phrase.ComparisonIn(st.text); !own && !onlyNames(st, q, its[x]) {
+	if !own && !onlyNames(st, q, its[x]) {
 		return Evidence{}, false
 	}
 	if vals == nil {
@@ -264,34 +265,24 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 	return ev, true
 }
 
-// firstMention is where the text first writes one of the item's own words,
-// or -1.
+// firstMention is where the text first writes one of the words the item is
+// found by, or -1: its own (two items may share their first, "Northbunk
+// Porto Ribeira" and "Northbunk Seville Triana"), or a Chinese item's first.
 func firstMention(text string, it item) int {
 	lower, at := strings.ToLower(text), -1
-	for _, w := range it.ownWords() {
-		if i := strings.Index(lower, w); i >= 0 && (at < 0 || i < at) {
-			at = i
-		}
-	}
-	return at
-}
-
-// ownWords are the lowercased words the item is found by: its own (two
-// items may share their first, "Northbunk Porto Ribeira" and "Northbunk
-// Seville Triana"), or a Chinese item's first.
-func (it item) ownWords() []string {
-	var out []string
 	for _, w := range strings.Fields(it.text) {
 		lw := strings.ToLower(phrase.TrimWord(w))
 		if it.feats != nil && !slices.Contains(it.feats, "w:"+norm.Stem(lw)) {
 			continue
 		}
-		out = append(out, lw)
+		if i := strings.Index(lower, lw); i >= 0 && (at < 0 || i < at) {
+			at = i
+		}
 		if it.feats == nil {
 			break
 		}
 	}
-	return out
+	return at
 }
 
 // onlyNames: an answer that says no more than its item (and the question's

@@ -45,7 +45,7 @@ func fieldSpans(text string) []*span {
 
 // keyParts are the featLists of a key's alternatives ("开户行及账号": 开户行, 账号).
 func keyParts(key string) [][]string {
-	parts := strings.FieldsFunc(key, func(r rune) bool { return r == '及' || r == '和' || r == '与' || r == '/' || r == '、' || r == '&' })
+	parts := strings.FieldsFunc(key, func(r rune) bool { return strings.ContainsRune("及和与/、&", r) })
 	if len(parts) > 1 {
 		parts = append(parts, key)
 	} else {
@@ -368,13 +368,10 @@ func rowCell(st *span, fc *fieldCheck, q quantity, sents []*span) int {
 			fc != nil && (o.from == fc.from || !slices.Equal(o.named[1:], fc.named[1:])) {
 			return false
 		}
+		// no other row is named nearer (o's own is as near)
 		d := dist(o)
 		return d >= 0 && !slices.ContainsFunc(sents, func(x *span) bool {
-			if x.field == nil || len(x.field.named) < 2 || x.field.named[0] == o.named[0] {
-				return false
-			}
-			dx := dist(x.field)
-			return dx >= 0 && dx < d
+			return x.field != nil && len(x.field.named) > 1 && dist(x.field) >= 0 && dist(x.field) < d
 		})
 	})
 }
