@@ -343,33 +343,33 @@ func withoutComparative(st *span, c comparison) *span {
 // row the statement names, read in one column, with their values: the
 // items of a superlative ("the lowest monthly fee") that offers none.
 func rowItems(c comparison, st *span, sents []*span, about map[string]bool) ([]item, []value) {
-	for _, cs := range sents {
-		fc := cs.field
-		if fc == nil || len(fc.named) == 0 || naming(st, fc.keys[0], nil) < 1 {
+	k := slices.IndexFunc(sents, func(cs *span) bool {
+		return cs.field != nil && len(cs.field.named) > 0 && naming(st, cs.field.keys[0], nil) >= 1
+	})
+	if k < 0 {
+		return nil, nil
+	}
+	cs, fc := sents[k], sents[k].field
+	var texts []string
+	var vals []value
+	for i, o := range sents {
+		of := o.field
+		if of == nil || o.chunk != cs.chunk || len(of.named) != len(fc.named) || !slices.Equal(of.named[1:], fc.named[1:]) {
 			continue
 		}
-		var texts []string
-		var vals []value
-		for i, o := range sents {
-			of := o.field
-			if of == nil || o.chunk != cs.chunk || len(of.named) != len(fc.named) || !slices.Equal(of.named[1:], fc.named[1:]) {
-				continue
-			}
-			// The value's clause that says what is compared first ("annual
-			// deductible $2,000" of "employee premium $0 per month; annual
-			// deductible $2,000").
-			v, ok := piecesValue(c, append(clausesAbout(of.value, about), of.value))
-			if !ok {
-				return nil, nil
-			}
-			v.from, v.cell = i, o
-			texts = append(texts, of.named[0])
-			vals = append(vals, v)
+		// The value's clause that says what is compared first ("annual
+		// deductible $2,000" of "employee premium $0 per month; annual
+		// deductible $2,000").
+		v, ok := piecesValue(c, append(clausesAbout(of.value, about), of.value))
+		if !ok {
+			return nil, nil
 		}
-		if its := items(texts); len(its) == len(vals) {
-			return its, vals
-		}
-		return nil, nil
+		v.from, v.cell = i, o
+		texts = append(texts, of.named[0])
+		vals = append(vals, v)
+	}
+	if its := items(texts); len(its) == len(vals) {
+		return its, vals
 	}
 	return nil, nil
 }

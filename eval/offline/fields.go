@@ -529,17 +529,17 @@ func valueChanges(text string, fc *fieldCheck) []string {
 			toks = append(toks, tok{s: l.Text, value: fc.value.feats["n:"+norm.Number(l.Text)], number: true, skip: true})
 		}
 	}
-	first, last, n := -1, -1, 0
+	first, last := -1, -1
 	for i, t := range toks {
 		if t.value {
 			if first < 0 {
 				first = i
 			}
-			last, n = i, n+1
+			last = i
 		}
 	}
-	if n < 2 {
-		return nil
+	if first == last {
+		return nil // one value token, or none
 	}
 	// A number ends the stretch: the number detector compares numbers.
 	lo, hi := first, last
@@ -648,16 +648,13 @@ func otherTopic(st *span, sents []*span, best int) (string, bool) {
 		return "", false
 	}
 	b := sents[best]
-	var fc *fieldCheck
-	for _, cs := range sents {
-		if f := cs.field; f != nil && len(f.keys) == 1 && (cs == b || strings.Contains(b.text, cs.text) && len(b.text) <= len(cs.text)+4) {
-			fc = f
-			break
-		}
-	}
-	if fc == nil || naming(st, fc.keys[0], nil) > 0 {
+	k := slices.IndexFunc(sents, func(cs *span) bool {
+		return cs.field != nil && len(cs.field.keys) == 1 && (cs == b || strings.Contains(b.text, cs.text) && len(b.text) <= len(cs.text)+4)
+	})
+	if k < 0 || naming(st, sents[k].field.keys[0], nil) > 0 {
 		return "", false // the statement names the field, if only in part
 	}
+	fc := sents[k].field
 	t := analyze(st.topic)
 	if naming(t, fc.keys[0], nil) >= KeyNamed {
 		return "", false

@@ -370,11 +370,8 @@ func clauseConflict(st, q, cs *span) (string, bool) {
 		return "", false
 	}
 	var num *quantity // the value when it is a number
-	for k, qn := range st.quants {
-		if own["n:"+qn.value] && cs.clauses[vi].feats["n:"+qn.value] {
-			num = &st.quants[k]
-			break
-		}
+	if k := slices.IndexFunc(st.quants, func(qn quantity) bool { return own["n:"+qn.value] && cs.clauses[vi].feats["n:"+qn.value] }); k >= 0 {
+		num = &st.quants[k]
 	}
 	for i, c := range cs.clauses {
 		if i != vi && overlap(rel, c.feats) > 0 && valueOfItsOwn(c, st, q, cs, num) {
