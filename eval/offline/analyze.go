@@ -246,7 +246,7 @@ func lexClause(text string, sp *span) clause {
 			if w, ok := norm.OrdinalNames[v]; ok && i+1 < len(lx) && lx[i+1].Kind == 'w' && ordinalSuffixes[lx[i+1].Text] {
 				add("w:" + w) // 5th is "fifth" too
 			}
-			q := quantity{value: v, text: l.Text}
+			q := quantity{value: v}
 			q.unit, q.text, q.date = unitAt(lx, i)
 			q.span = i+1 < len(lx) && (lx[i+1].Kind == 'w' && lx[i+1].Text == "s" || lx[i+1].Kind == 'h' && strings.HasPrefix(lx[i+1].Text, "年代"))
 			// The first number of a range takes the unit of the second

@@ -196,13 +196,12 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		}
 	}
 	// Of the fields named alike, those with the most words of their own.
-	var own map[int]int
-	topOwn := 0
 	if len(atTop) > 1 {
-		own = ownWords(st, sents)
+		own, topOwn := ownWords(st, sents), 0
 		for _, i := range atTop {
 			topOwn = max(topOwn, own[i])
 		}
+		atTop = slices.DeleteFunc(atTop, func(i int) bool { return own[i] < topOwn })
 	}
 	var supported *Evidence
 	var conflicts []Evidence // the first of each label
@@ -211,9 +210,6 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 	label := func(ev Evidence) string { return sents[ev.From].field.label }
 	for _, i := range atTop {
 		cs, fc := sents[i], sents[i].field
-		if own[i] < topOwn {
-			continue
-		}
 		ev := Evidence{Quote: cs.text, From: i, Also: -1, Coverage: 1}
 		// numbers: one of the value's unit with another value
 		bad := ""
