@@ -88,17 +88,10 @@ type quantity struct {
 	clause     int // the ordinal of its clause in its text
 }
 
-// The units of a sum of money, by the currency's symbol, code or word
+// symbolUnits are the units of the currency symbols: a sum of money is in
+// one unit however its currency is written, by symbol, code or word
 // (words/same_units.txt): ¥ and ￥ are yuan, as 元, RMB and "yuan" are.
-const (
-	dollarUnit = "$"
-	euroUnit   = "€"
-	poundUnit  = "£"
-	yuanUnit   = "元"
-)
-
-// symbolUnits are the units of the currency symbols.
-var symbolUnits = map[string]string{"$": dollarUnit, "€": euroUnit, "£": poundUnit, "¥": yuanUnit, "￥": yuanUnit}
+var symbolUnits = map[string]string{"$": "$", "€": "€", "£": "£", "¥": "元", "￥": "元"}
 
 func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 
@@ -541,9 +534,8 @@ func unitAt(lx []lex.Lexeme, i int) (unit, text string, date bool) {
 	return unit, text, date
 }
 
-func currencyUnit(u string) bool {
-	return u == dollarUnit || u == euroUnit || u == poundUnit || u == yuanUnit
-}
+// currencyUnit: the unit is a currency's (one of symbolUnits').
+func currencyUnit(u string) bool { return u == "$" || u == "€" || u == "£" || u == "元" }
 
 // symbolUnit is the unit of the currency symbol that ends the lexeme
 // before lx[i] ("$", "US$", "€"), or "".

@@ -417,30 +417,27 @@ func saysOf(cs *span, about map[string]bool) bool {
 // metres"), or the Chinese character of both (全长).
 var dimensions = func() map[string][]string {
 	m := map[string][]string{}
-	for _, d := range []struct {
-		feats []string
-		words []string
-	}{
-		{[]string{"long", "length"}, []string{"longer", "longest", "shorter", "shortest"}},
-		{[]string{"high", "tall", "height"}, []string{"higher", "highest", "taller", "tallest"}},
-		{[]string{"wide", "width"}, []string{"wider", "widest", "narrower", "narrowest"}},
-		{[]string{"deep", "depth"}, []string{"deeper", "deepest", "shallower", "shallowest"}},
-		{[]string{"heavy", "weight"}, []string{"heavier", "heaviest", "lighter", "lightest"}},
-		{[]string{"长"}, []string{"更长", "最长", "较长", "更短", "最短", "较短"}},
-		{[]string{"高"}, []string{"更高", "最高", "较高", "更低", "最低", "较低"}},
-		{[]string{"宽"}, []string{"更宽", "最宽", "较宽", "更窄", "最窄", "较窄"}},
-		{[]string{"深"}, []string{"更深", "最深", "较深", "更浅", "最浅", "较浅"}},
-		{[]string{"重"}, []string{"更重", "最重", "较重", "更轻", "最轻", "较轻"}},
+	for _, d := range []struct{ feats, words string }{
+		{"long length", "longer longest shorter shortest"},
+		{"high tall height", "higher highest taller tallest"},
+		{"wide width", "wider widest narrower narrowest"},
+		{"deep depth", "deeper deepest shallower shallowest"},
+		{"heavy weight", "heavier heaviest lighter lightest"},
+		{"长", "更长 最长 较长 更短 最短 较短"},
+		{"高", "更高 最高 较高 更低 最低 较低"},
+		{"宽", "更宽 最宽 较宽 更窄 最窄 较窄"},
+		{"深", "更深 最深 较深 更浅 最浅 较浅"},
+		{"重", "更重 最重 较重 更轻 最轻 较轻"},
 	} {
 		var feats []string
-		for _, f := range d.feats {
+		for _, f := range strings.Fields(d.feats) {
 			if containsHan(f) {
 				feats = append(feats, "u:"+f)
 			} else {
 				feats = append(feats, "w:"+norm.Stem(f))
 			}
 		}
-		for _, w := range d.words {
+		for _, w := range strings.Fields(d.words) {
 			m[w] = feats
 		}
 	}
