@@ -90,21 +90,16 @@ func demonymCountries(word string) string {
 
 var yearPattern = regexp.MustCompile(`\b(1[0-9]{3}|20[0-9]{2})\b`)
 
-// firstYear is the first year a sentence writes ("Up is a 2009 American
-// film"), for a "same year" whose relation word the sentence does not say.
-func firstYear(sentence string) string {
-	return yearPattern.FindString(sentence)
-}
-
 // kindOfSame is the value a sentence gives a thing by the form of what
 // the statement says is the same: a nationality or country by a demonym or
-// a country's name, a year by the first the sentence writes.
+// a country's name, a year by the first the sentence writes ("Up is a 2009
+// American film", for a "same year" whose relation word it does not say).
 func kindOfSame(s phrase.Sameness, sentence string, skip func(string) bool) string {
 	switch {
 	case nationKinds[s.Of]:
 		return nationIn(sentence, skip)
 	case s.Year:
-		return firstYear(sentence)
+		return yearPattern.FindString(sentence)
 	}
 	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
@@ -130,13 +131,8 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 			premise = append(premise, n.feat)
 		}
 	}
-	var chain map[*span]bool // the sentences linked to the premise, read once when needed
-	linkedOnce := func() map[*span]bool {
-		if chain == nil {
-			chain = linked(sents, premise)
-		}
-		return chain
-	}
+	// the sentences linked to the premise, read once when needed
+	linkedOnce := sync.OnceValue(func() map[*span]bool { return linked(sents, premise) })
 	for i, a := range sents {
 		ev := support(rsp, q, sents[i:i+1])
 		if ev.Verdict != 1 {
