@@ -335,16 +335,17 @@ var conditional = regexp.MustCompile(`(?i)\b(?:only|if|where|when|unless|except)
 // its colon included when it has one, and how many of them hold without
 // a condition.
 func listCounts(lead *span, items []*span) (all, firm int) {
-	all = len(items)
-	if _, tail, _ := cutColon(lead.text, true); plaintext.HasContent(tail) {
-		items = append(items, &span{text: tail})
+	count := func(text string) {
 		all++
-	}
-	firm = all
-	for _, it := range items {
-		if conditional.MatchString(it.text) {
-			firm--
+		if !conditional.MatchString(text) {
+			firm++
 		}
+	}
+	for _, it := range items {
+		count(it.text)
+	}
+	if _, tail, _ := cutColon(lead.text, true); plaintext.HasContent(tail) {
+		count(tail) // not appended: items is a window on the caller's sentences
 	}
 	return all, firm
 }

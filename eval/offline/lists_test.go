@@ -1,6 +1,12 @@
 package offline
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ragscope/ragscope/eval"
+)
 
 // TestListItems: the items of a list are counted by its separators, a last
 // part joined by 和 or "and" is two, and the list ends where its sentence
@@ -62,4 +68,28 @@ func TestListReadByItem(t *testing.T) {
 		{"en an item of some cases only", "What must a visitor to the office wear?", "Four things: a hard hat, safety glasses, steel-toe boots and a hi-vis vest.", en, 0, ""},
 		{"en an item's number", "What are the loan terms?", "Three terms: a 12-month repayment period, a 5% annual rate and a $500 arrangement fee.", enNumbers, 0, "5%"},
 	})
+}
+
+// TestListCheckLeavesTheSentencesAlone: checking a statement's list
+// against the context's does not change the sentences the statements
+// after it are tested on (the one after a list whose lead-in has text
+// after its colon).
+func TestListCheckLeavesTheSentencesAlone(t *testing.T) {
+	s := &eval.Sample{
+		Question: "What must a visitor bring to the depot?",
+		Contexts: []string{"Depot visits. Every visitor must bring: (1) a photo ID; (2) a signed safety waiver; (3) a parking permit. A hard hat is required only on the loading dock."},
+	}
+	stmts := []string{"Three things: a photo ID, a signed safety waiver and a parking permit", "a hard hat on the loading dock."}
+	vs, err := New().Verdicts(context.Background(), s, stmts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vs {
+		if v.Verdict != 1 {
+			t.Errorf("%q: %+v, want supported", v.Statement, v)
+		}
+	}
+	if !strings.Contains(vs[1].Reason, "loading dock") {
+		t.Errorf("reason %q, want the hard hat's sentence", vs[1].Reason)
+	}
 }
