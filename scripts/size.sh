@@ -27,6 +27,10 @@ code=$(go list -f '{{.Dir}}' ./... | grep -Ev "/(tools|scripts)(/|$)" | while re
   ls "$d"/*.go 2>/dev/null | grep -v '_test\.go$' || true
 done | xargs cat | grep -cvE '^[[:space:]]*(//|$)')
 echo "of which code (no comment or blank lines): $code"
+# The offline judge: eval/offline and its packages (the before-stop hook
+# counts eval/offline alone).
+judge=$(ls eval/offline/*.go eval/offline/*/*.go | grep -v '_test\.go$' | xargs cat | wc -l)
+echo "offline judge (eval/offline and its packages): $judge non-test lines, eval/offline $(ls eval/offline/*.go | grep -v '_test\.go$' | xargs cat | wc -l)"
 echo "exported names of eval: $(go doc -short ./eval 2>/dev/null | grep -c . || true)"
 outside=$(go list ./... | sed 's|^github.com/ragscope/ragscope/||' | grep -Ev '^(cmd|tui|eval|cache|prompts|internal|tools|scripts)(/|$)' || true)
 echo "packages outside cmd tui eval cache prompts internal tools scripts: ${outside:-none}"

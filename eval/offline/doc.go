@@ -338,6 +338,7 @@ lists (package words) are the files of words/, embedded. A team adds its own
 It reads no question template: no rule knows a benchmark's question shapes, and
 it shares no code with the constructions that phrase the answers it is
 calibrated on (tools/calibrate). A rule is added only if it raises a held-out
-row of that calibration.
+row of that calibration; scripts/ablation.sh turns each check off in turn (the
+ablation build tag) and prints what it earns.
 */
 package offline

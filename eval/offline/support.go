@@ -207,10 +207,10 @@ func ownWordsFound(st, q *span, sents ...*span) int {
 func support(st, q *span, sents []*span) Evidence {
 	ev := supportOne(st, q, sents)
 	if ev.Verdict == 0 {
-		if cev, ok := coordinated(st, q, sents); ok && cev.Verdict == 1 {
+		if cev, ok := coordinated(st, q, sents); ok && cev.Verdict == 1 && !off("coordinated") {
 			return cev
 		}
-		if nev, ok := nested(st, q, sents); ok && nev.Verdict == 1 {
+		if nev, ok := nested(st, q, sents); ok && nev.Verdict == 1 && !off("nested") {
 			return nev
 		}
 	}
@@ -265,10 +265,10 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	}
 	ev := Evidence{Coverage: bestCov, Quote: sents[best].text, From: best, Also: -1}
 	enough := bestCov >= SupportThreshold || bestCov >= AnchoredThreshold && valuesIn(st, q, sents[best])
-	if cev, ok := comparisonVerdict(st, q, sents, useUnis); ok {
+	if cev, ok := comparisonVerdict(st, q, sents, useUnis); ok && !off("comparison") {
 		return cev
 	}
-	if cev, ok := sameVerdict(st, sents); ok {
+	if cev, ok := sameVerdict(st, sents); ok && !off("same") {
 		return cev
 	}
 	// Any sentence may refute a statement the best one does not cover; one
@@ -283,7 +283,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	if rev, ok := rowsSupport(st, q, sents, useUnis); ok {
 		return rev
 	}
-	if lev, ok := listVerdict(st, q, sents); ok {
+	if lev, ok := listVerdict(st, q, sents); ok && !off("lists") {
 		return lev
 	}
 	if !enough {
@@ -301,34 +301,34 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		return ev.conflict(DetectorNumber, detail)
 	}
 	if enough {
-		if detail, ok := boundConflict(st, q, sents[best], sents, covs); ok {
+		if detail, ok := boundConflict(st, q, sents[best], sents, covs); ok && !off("bounds") {
 			return ev.conflict(DetectorNumber, detail)
 		}
-		if detail, ok := conditionConflict(st, q, sents[best]); ok {
+		if detail, ok := conditionConflict(st, q, sents[best]); ok && !off("bounds") {
 			return ev.conflict(DetectorNumber, detail)
 		}
-		if rev, ok := otherRowsValue(st, sents); ok {
+		if rev, ok := otherRowsValue(st, sents); ok && !off("other-rows") {
 			return rev
 		}
-		if detail, ok := roleConflict(st, q, sents[best]); ok {
+		if detail, ok := roleConflict(st, q, sents[best]); ok && !off("roles") {
 			return ev.conflict(DetectorName, detail+": the statement gives the part to the wrong party")
 		}
-		if detail, ok := conjunctConflict(st, q, sents[best]); ok {
+		if detail, ok := conjunctConflict(st, q, sents[best]); ok && !off("roles") {
 			return ev.conflict(DetectorName, detail)
 		}
-		if detail, ok := clauseConflict(st, q, sents[best]); ok {
+		if detail, ok := clauseConflict(st, q, sents[best]); ok && !off("roles") {
 			return ev.conflict(DetectorName, detail)
 		}
-		if detail, ok := hanAnswerConflict(st, q, sents[best], sents); ok {
+		if detail, ok := hanAnswerConflict(st, q, sents[best], sents); ok && !off("han-roles") {
 			return ev.conflict(DetectorName, detail)
 		}
-		if detail, ok := hanPartySwap(st, q, sents[best], sents); ok {
+		if detail, ok := hanPartySwap(st, q, sents[best], sents); ok && !off("han-roles") {
 			return ev.conflict(DetectorName, detail)
 		}
-		if detail, ok := shareConflict(st, sents[best]); ok {
+		if detail, ok := shareConflict(st, sents[best]); ok && !off("shares") {
 			return ev.conflict(DetectorNumber, detail+": the statement gives the quantity to the wrong party")
 		}
-		if n, ok := bareName(st, q); ok && !ofItsKind(n, q, sents[best]) {
+		if n, ok := bareName(st, q); ok && !ofItsKind(n, q, sents[best]) && !off("bare-name") {
 			return ev.conflict(DetectorName, fmt.Sprintf("context names %s as the kind of thing the question asks for, not %q", strings.Join(phrase.TypedNames(sents[best].text, factsOf(q).kind), ", "), n))
 		}
 		if !saysSomething(st, q, sents[best], derived) {
@@ -342,15 +342,15 @@ func supportOne(st, q *span, sents []*span) Evidence {
 			detail = fmt.Sprintf("statement names %q, which the matching context does not write as one name", n)
 		}
 		if detail != "" {
-			if rev, ok := residualSupport(st, q, sents); ok {
+			if rev, ok := residualSupport(st, q, sents); ok && !off("restatement") {
 				return rev
 			}
-			if bev, ok := bridged(st, q, sents, best, useUnis, derived); ok {
+			if bev, ok := bridged(st, q, sents, best, useUnis, derived); ok && !off("bridged") {
 				return bev
 			}
 			return ev.conflict(DetectorName, detail)
 		}
-		if detail, ok := otherTopic(st, sents, best); ok {
+		if detail, ok := otherTopic(st, sents, best); ok && !off("other-rows") {
 			return ev.conflict(DetectorName, detail)
 		}
 		ev.Verdict = 1
@@ -360,16 +360,16 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		}
 		return ev
 	}
-	if rev, ok := residualSupport(st, q, sents); ok {
+	if rev, ok := residualSupport(st, q, sents); ok && !off("restatement") {
 		return rev
 	}
 	if pev, ok := pairSupport(st, q, sents, covs, useUnis, derived); ok {
 		return pev
 	}
-	if tev, ok := tiedConflict(st, sents); ok {
+	if tev, ok := tiedConflict(st, sents); ok && !off("same") {
 		return tev
 	}
-	if rev, ok := otherRowsValue(st, sents); ok {
+	if rev, ok := otherRowsValue(st, sents); ok && !off("other-rows") {
 		return rev
 	}
 	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)%s", clip(ev.Quote), ev.Coverage, SupportThreshold, led("; not in it: ", missingWords(st, qc, sents[best])))
@@ -1140,7 +1140,7 @@ func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool, deriv
 			// Each sentence's shares stay its parties' ("online for EUR 40 or
 			// at the airport for EUR 60"): a swap is the pair's conflict.
 			for k, z := range [2]*span{x, y} {
-				if detail, swap := shareConflict(st, z); swap {
+				if detail, swap := shareConflict(st, z); swap && !off("shares") {
 					return Evidence{Quote: z.text, From: top[[2]int{a, b}[k]], Also: -1, Coverage: cov}.conflict(DetectorNumber, detail+": the statement gives the quantity to the wrong party"), true
 				}
 			}

@@ -25,7 +25,7 @@ func verdict(statement, question string, q *span, sents []*span, topic, answer s
 		p, ok = phrase.NotBoth(statement)
 	}
 	if !ok {
-		if ev, ok := ofPair(statement, question, q, sents); ok {
+		if ev, ok := ofPair(statement, question, q, sents); ok && !off("coordinated") {
 			return ev
 		}
 		st := analyze(statement)
