@@ -117,23 +117,6 @@ func linkName(st, a, b *span) string {
 	return ""
 }
 
-// aloneIn: the sentence writes the word capitalised as a name of its own,
-// not a word of a longer one ("Day" of "Anzac Day").
-func aloneIn(sp *span, feat string) bool {
-	ws := strings.Fields(sp.text)
-	for i, w := range ws {
-		if capitalFeat(w) != feat {
-			continue
-		}
-		before := i > 0 && capitalFeat(ws[i-1]) != "" && !strings.ContainsAny(ws[i-1], ",;:.")
-		after := i+1 < len(ws) && capitalFeat(ws[i+1]) != "" && !strings.ContainsAny(w, ",;:.")
-		if !before && !after {
-			return true
-		}
-	}
-	return false
-}
-
 // namesIn: the sentence (or the name its pronoun stands for) writes the
 // name's last word capitalised, and its first or a short form of it.
 func namesIn(first, head name, sp *span) bool {
@@ -141,7 +124,7 @@ func namesIn(first, head name, sp *span) bool {
 		return true
 	}
 	if first == head {
-		return aloneIn(sp, head.feat)
+		return headOf(sp, head.feat, nil, true)
 	}
 	if !capitalIn(sp, head.feat) {
 		return false

@@ -402,7 +402,8 @@ func compared(st, q *span, c comparison, its []item) map[string]bool {
 	return out
 }
 
-// saysOf: the piece has a feature of what is compared.
+// saysOf: the piece (or the name its pronoun stands for) has one of the
+// features: of what is compared, or a word of a name (names).
 func saysOf(cs *span, about map[string]bool) bool {
 	for f := range about {
 		if cs.feats[f] || cs.refFeats[f] || cs.unis[f] {

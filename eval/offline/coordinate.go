@@ -51,7 +51,7 @@ func supportAbout(st, q *span, sents []*span, name string) Evidence {
 	var own []*span
 	var at []int
 	for i := range sents {
-		if names(sents, i, name) {
+		if names(sents[i], name) {
 			own, at = append(own, sents[i]), append(at, i)
 		}
 	}
@@ -66,28 +66,26 @@ func supportAbout(st, q *span, sents []*span, name string) Evidence {
 
 // about reports whether a sentence that decided ev names the name.
 func about(ev Evidence, sents []*span, name string) bool {
-	return names(sents, ev.From, name) || names(sents, ev.Also, name)
+	return decidedBy(ev, sents, func(cs *span) bool { return names(cs, name) })
 }
 
-// names: sentence i names the name, by a word of it, or a Chinese one whole
-// in its chunk so far (a pair of characters two names share, 种子, is none).
-func names(sents []*span, i int, name string) bool {
-	if i < 0 || i >= len(sents) {
-		return false
-	}
-	cs := sents[i]
+// decidedBy: holds is true of a sentence that decided ev (its From or
+// Also; -1 for none).
+func decidedBy(ev Evidence, sents []*span, holds func(*span) bool) bool {
+	return slices.ContainsFunc([]int{ev.From, ev.Also}, func(i int) bool { return i >= 0 && i < len(sents) && holds(sents[i]) })
+}
+
+// names: the sentence names the name, by a word of it (saysOf), or a
+// Chinese one whole in its chunk so far (a pair of characters two names
+// share, 种子, is none).
+func names(cs *span, name string) bool {
 	if containsHan(name) {
 		for ; cs != nil && !strings.Contains(cs.text, name); cs = cs.prev {
 		}
 		return cs != nil
 	}
 	nf := analyzeText(name).feats
-	for f := range nf {
-		if cs.feats[f] || cs.refFeats[f] || cs.unis[f] {
-			return true
-		}
-	}
-	return len(nf) == 0
+	return len(nf) == 0 || saysOf(cs, nf)
 }
 
 // contradicted: a detector fires on evidence that covers the proposition and
@@ -98,7 +96,7 @@ func contradicted(p string, q *span, sents []*span) (Evidence, bool) {
 	pst := analyze(p)
 	ev := support(pst, q, sents)
 	if ev.Detector != "" && ev.Coverage >= SupportThreshold && !slices.ContainsFunc(pst.names, func(n name) bool {
-		return !mentions(sents, ev.From, n.feat) && !mentions(sents, ev.Also, n.feat)
+		return !decidedBy(ev, sents, func(cs *span) bool { return cs.feats[n.feat] || cs.refFeats[n.feat] })
 	}) {
 		return ev, true
 	}
@@ -166,10 +164,4 @@ func questionPair(question string, sents []*span) (a, b string, ok bool) {
 		return cs[0].Name, cs[1].Name, true
 	}
 	return "", "", false
-}
-
-// mentions reports whether sentence i (of the evidence; -1 for none) has
-// the feature, or its pronoun stands for it.
-func mentions(sents []*span, i int, f string) bool {
-	return i >= 0 && i < len(sents) && (sents[i].feats[f] || sents[i].refFeats[f])
 }

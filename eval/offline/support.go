@@ -944,7 +944,7 @@ func writtenWholeNearby(names []name, n name, cs *span) bool {
 	// Coy" of "Walter Darwin Coy", not "Kelso Regional Airport" of "Denton
 	// Municipal Airport".
 	for _, whole := range x.runs[names[i].feat] {
-		if wf := wordFeats(whole); wf[n.feat] && headOf(cs, names[i].feat, wf) {
+		if wf := wordFeats(whole); wf[n.feat] && headOf(cs, names[i].feat, wf, false) {
 			return true
 		}
 	}
@@ -952,8 +952,10 @@ func writtenWholeNearby(names []name, n name, cs *span) bool {
 }
 
 // headOf: the sentence writes the head capitalised after capitalised words
-// of the whole name only (wf, its words' features).
-func headOf(cs *span, head string, wf map[string]bool) bool {
+// of the whole name only (wf, its words' features; nil for a name of one
+// word), and, when alone, before no capitalised word: a name of its own,
+// not a word of a longer one ("Day" of "Anzac Day").
+func headOf(cs *span, head string, wf map[string]bool, alone bool) bool {
 	ws := strings.Fields(cs.text)
 	for k, w := range ws {
 		if capitalFeat(w) != head {
@@ -963,7 +965,8 @@ func headOf(cs *span, head string, wf map[string]bool) bool {
 		for j >= 0 && capitalFeat(ws[j]) != "" && wf[capitalFeat(ws[j])] && !strings.ContainsAny(ws[j], ",;:.") {
 			j--
 		}
-		if j < 0 || capitalFeat(ws[j]) == "" || strings.ContainsAny(ws[j], ",;:.") {
+		after := alone && k+1 < len(ws) && capitalFeat(ws[k+1]) != "" && !strings.ContainsAny(w, ",;:.")
+		if (j < 0 || capitalFeat(ws[j]) == "" || strings.ContainsAny(ws[j], ",;:.")) && !after {
 			return true
 		}
 	}
@@ -1408,16 +1411,13 @@ func givenShare(st *span, sents []*span) float64 {
 	if slices.ContainsFunc(st.names, func(n name) bool { return !givenFeat(sents, n.feat) }) {
 		return 0
 	}
-	n, k := 0, 0
+	n := 0
 	for f := range st.feats {
 		if !st.common[f] {
 			n++
-			if givenFeat(sents, f) {
-				k++
-			}
 		}
 	}
-	return float64(k) / float64(max(n, 1))
+	return float64(ownWordsFound(st, nil, sents...)) / float64(max(n, 1))
 }
 
 // givenFeat reports whether some sentence has the feature.
