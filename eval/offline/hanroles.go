@@ -14,10 +14,10 @@ import (
 // 谢婉婷"), while a clause of another sentence says all of them of another
 // ("首任馆长由…郭振华出任"): the answer stands there in another role.
 func hanAnswerConflict(st, q, best *span, sents []*span) (string, bool) {
-	if q == nil || !st.hasHan || !q.hasHan {
-		return "", false
-	}
-	if !restatesHan(st, q) {
+	// The statement writes RestateShare of the question's pairs of
+	// characters. Unlike restates, the question's form is not asked about and
+	// only pairs of characters count (restates here cost held-out -105 a pair).
+	if q == nil || !st.hasHan || !q.hasHan || !repeats(st, q, "h:") {
 		return "", false
 	}
 	rs := []rune(st.text)
@@ -92,22 +92,6 @@ func hanAnswer(rs []rune, question string) (start, end int) {
 		i = j
 	}
 	return start, end
-}
-
-// restatesHan: the statement writes RestateShare of the question's pairs of
-// characters. Unlike restates, the question's form is not asked about and
-// only pairs of characters count (restates here cost held-out -105 a pair).
-func restatesHan(st, q *span) bool {
-	n, in := 0, 0
-	for f := range q.feats {
-		if strings.HasPrefix(f, "h:") {
-			n++
-			if st.feats[f] {
-				in++
-			}
-		}
-	}
-	return n > 0 && float64(in) >= RestateShare*float64(n)
 }
 
 // hanBigrams are the content pairs of characters of a text's Han runs, as

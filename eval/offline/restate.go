@@ -25,11 +25,22 @@ const RestateEcho = 4
 // restates reports whether the statement restates a question that
 // presupposes its content around an answer of its own.
 func restates(st, q *span) bool {
-	if q == nil || !factsOf(q).presupposes {
-		return false
+	return q != nil && factsOf(q).presupposes && repeats(st, q, "")
+}
+
+// repeats: the statement has RestateShare of the question's features that
+// open on prefix.
+func repeats(st, q *span, prefix string) bool {
+	n, in := 0, 0
+	for f := range q.feats {
+		if strings.HasPrefix(f, prefix) {
+			n++
+			if st.feats[f] {
+				in++
+			}
+		}
 	}
-	n := len(q.feats)
-	return n > 0 && float64(overlap(q.feats, st.feats)) >= RestateShare*float64(n)
+	return n > 0 && float64(in) >= RestateShare*float64(n)
 }
 
 // questionFacts are what the support test asks of a question, per text.
