@@ -88,7 +88,7 @@ func nameRelation(text, nm string) string {
 	at := slices.IndexFunc(words, func(w string) bool { return phrase.TrimWord(w) == nm })
 	for k := at + 1; at >= 0 && k < min(len(words), at+4); k++ {
 		w := phrase.TrimWord(words[k])
-		if lw := strings.ToLower(w); w != "" && !phrase.Capitalised(w) && !phrase.EnglishStop[lw] {
+		if lw := strings.ToLower(w); w != "" && !phrase.Capitalised(w) && !englishStop[lw] {
 			return norm.Stem(lw)
 		}
 	}

@@ -78,10 +78,7 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 	sents, ranks := j.rankedSentences(s.Contexts)
 	q := analyze(s.Question)
 	out := make([]eval.StatementVerdict, len(statements))
-	read := make([]string, len(statements))
-	for i, st := range statements {
-		read[i] = j.read(st)
-	}
+	read := j.readAll(statements)
 	answer := strings.Join(read, "\n")
 	for i, st := range statements {
 		ev := verdict(read[i], s.Question, q, sents, answerTopic(read[:i]), answer)

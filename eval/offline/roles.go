@@ -456,7 +456,7 @@ func valueOfItsOwn(c clause, st, q, cs *span, num *quantity) bool {
 		})
 	}
 	for i, w := range strings.Fields(c.text) {
-		if f := capitalFeat(w); i > 0 && f != "" && !theirs(f) && !phrase.EnglishStop[strings.ToLower(phrase.TrimWord(w))] {
+		if f := capitalFeat(w); i > 0 && f != "" && !theirs(f) && !englishStop[strings.ToLower(phrase.TrimWord(w))] {
 			return true
 		}
 	}
