@@ -718,6 +718,18 @@ func TestDifferenceWithinOneChunk(t *testing.T) {
 	})
 }
 
+// A swapped designator is read the same each time when the best sentence
+// writes two others (甲 and 丙): the check does not hang on a map's order.
+func TestPartySwapOfTwoDesignators(t *testing.T) {
+	ctx := []string{"甲供应商和丙供应商交货期为60天。", "乙供应商与甲供应商同批发货。"}
+	for range 50 {
+		ev := Support("乙供应商交货期60天。", "乙供应商交货期多少天？", ctx)
+		if ev.Verdict != 0 || !strings.Contains(ev.Reason, "statement says 乙 (乙供) where the sentence says 丙 (丙供)") {
+			t.Fatalf("Support = %+v, want the swap of 乙 for 丙 each time", ev)
+		}
+	}
+}
+
 // A statement that leaves its subject to the answer's statement before it
 // ("… is a Tier A supplier, so every lot is inspected at normal level") is
 // not supported by another key's line of the list ("- Tier B: inspect

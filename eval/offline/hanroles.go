@@ -2,6 +2,8 @@ package offline
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval/offline/phrase"
@@ -128,27 +130,25 @@ func hanPartySwap(st, q, best *span, sents []*span) (string, bool) {
 	if !st.hasHan {
 		return "", false
 	}
-	for f := range st.feats {
+	// In sorted order, so that of two designators the best sentence writes
+	// the same one decides each time (a map's order is random).
+	for _, f := range slices.Sorted(maps.Keys(st.feats)) {
 		if !strings.HasPrefix(f, "h:") || best.feats[f] || best.refFeats[f] {
 			continue
 		}
 		pair := []rune(strings.TrimPrefix(f, "h:"))
-		if len(pair) != 2 {
+		if len(pair) != 2 || !strings.ContainsRune(hanDesignators, pair[0]) {
 			continue
 		}
-		var in string
-		for g := range best.feats {
-			if r := []rune(strings.TrimPrefix(g, "h:")); strings.HasPrefix(g, "h:") && len(r) == 2 && r[1] == pair[1] && r[0] != pair[0] && !st.feats[g] && strings.ContainsRune(hanDesignators, r[0]) && strings.ContainsRune(hanDesignators, pair[0]) {
-				in = string(r)
-				break
+		for _, g := range slices.Sorted(maps.Keys(best.feats)) {
+			r := []rune(strings.TrimPrefix(g, "h:"))
+			if !strings.HasPrefix(g, "h:") || len(r) != 2 || r[1] != pair[1] || r[0] == pair[0] || st.feats[g] || !strings.ContainsRune(hanDesignators, r[0]) {
+				continue
 			}
-		}
-		if in == "" {
-			continue
-		}
-		for _, cs := range sents {
-			if cs != best && cs.feats[f] && !cs.feats["h:"+in] {
-				return fmt.Sprintf("statement says %c (%s) where the sentence says %c (%s); %q is %c's", pair[0], string(pair), []rune(in)[0], in, clip(cs.text), pair[0]), true
+			for _, cs := range sents {
+				if cs != best && cs.feats[f] && !cs.feats[g] {
+					return fmt.Sprintf("statement says %c (%s) where the sentence says %c (%s); %q is %c's", pair[0], string(pair), r[0], string(r), clip(cs.text), pair[0]), true
+				}
 			}
 		}
 	}

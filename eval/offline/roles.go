@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -322,7 +323,7 @@ func conjunctConflict(st, q, cs *span) (string, bool) {
 		if !slices.ContainsFunc(other.names, func(m name) bool { return !st.feats[m.feat] }) {
 			continue
 		}
-		for f := range st.feats {
+		for _, f := range slices.Sorted(maps.Keys(st.feats)) { // sorted: one reason each time
 			if strings.HasPrefix(f, "w:") && !caps[f] && !st.common[f] && other.feats[f] && !own.feats[f] {
 				return fmt.Sprintf("the context gives %s with %q, not with %s", f[2:], clip(other.text), n.text), true
 			}
