@@ -242,7 +242,7 @@ func listVerdict(st, q *span, sents []*span) (Evidence, bool) {
 	bestLead, bestFound := -1, 0
 	var best []match
 	for i, lead := range sents {
-		if lead.items == 0 {
+		if lead.items == 0 || !itemsFollow(sents, i) {
 			continue
 		}
 		ms, found := make([]match, len(items)), 0
@@ -309,6 +309,18 @@ func listVerdict(st, q *span, sents []*span) (Evidence, bool) {
 	ev.Verdict, ev.Coverage = 1, 1
 	ev.Reason = fmt.Sprintf("context lists after %q each item the statement lists: %s", clip(lead.text), strings.Join(found, ", "))
 	return ev, true
+}
+
+// itemsFollow: the sentences after lead i are its items, in order. A
+// window on the sentences (residualSupport's one, supportAbout's own) may
+// end before them or skip some.
+func itemsFollow(sents []*span, i int) bool {
+	for j := i + 1; j <= i+sents[i].items; j++ {
+		if j >= len(sents) || sents[j] != sents[j-1].next {
+			return false
+		}
+	}
+	return true
 }
 
 // statedCount is the number the lead-in of a statement's list gives, the

@@ -93,3 +93,23 @@ func TestListCheckLeavesTheSentencesAlone(t *testing.T) {
 		t.Errorf("reason %q, want the hard hat's sentence", vs[1].Reason)
 	}
 }
+
+// TestListInAWindowOfOneSentence: a list's lead-in tested alone (a
+// restated answer's residual is tested against one sentence at a time)
+// has no items to read, and the answer is judged, not a panic.
+func TestListInAWindowOfOneSentence(t *testing.T) {
+	s := &eval.Sample{
+		Question: "What items must visitors bring?",
+		Answer:   "Visitors must bring items numbering 4: laptop, charger, umbrella and snacks.",
+		Contexts: []string{"Visitors must bring the following items:\n- passport\n- visa letter\n- return ticket"},
+	}
+	j := New()
+	stmts, err := j.Statements(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := j.Verdicts(context.Background(), s, stmts)
+	if err != nil || len(vs) == 0 || vs[0].Verdict != 0 {
+		t.Fatalf("Verdicts = %+v, %v; want the list unsupported", vs, err)
+	}
+}
