@@ -1351,9 +1351,19 @@ func anchored(st, q *span) *span {
 	own := func(j int) bool {
 		return j >= 0 && j < len(st.order) && !q.feats[st.order[j]] && !st.common[st.order[j]]
 	}
-	c := q // copied on the first word to drop: most statements have none
+	c := q                    // copied on the first word to drop: most statements have none
+	var names map[string]bool // made on the first candidate, for a statement of ever so many names
 	for i, f := range st.order {
-		if !q.feats[f] || !own(i-1) && !own(i+1) || slices.ContainsFunc(st.names, func(n name) bool { return n.feat == f }) {
+		if !q.feats[f] || !own(i-1) && !own(i+1) {
+			continue
+		}
+		if names == nil {
+			names = make(map[string]bool, len(st.names))
+			for _, n := range st.names {
+				names[n.feat] = true
+			}
+		}
+		if names[f] {
 			continue
 		}
 		if c == q {
