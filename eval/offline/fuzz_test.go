@@ -25,6 +25,10 @@ func FuzzJudge(f *testing.F) {
 		{"", "\u202e\x1b[2J(((", "(( ; ; |||\n\n: :"},
 		{"Do Ann Lee and Bo Chen have the same nationality?", "no", "Ann Lee (painter; born 1950) is an American painter. She lives in Leeds.\n\nRobert Swan, better known as Bo Chen, is a Scottish-Australian poet."},
 		{"Which band was formed first, Harbour, the band that Ann Lee fronted, or The Quay?", "The Quay was formed first.", "Harbour is a band. The band was formed in 1989.\n\nSet in Dover, the series is filmed in Leeds. Self-released in 2004, it features The Quay."},
+		{"What items must visitors bring?", "Visitors must bring items numbering 4: laptop, charger, umbrella and snacks.", "Visitors must bring the following items:\n- passport\n- visa letter\n- return ticket"},
+		{"进入洁净区要穿戴什么？一共几样？", "进入洁净区必须穿戴4样：无尘帽、防护眼镜、无尘服和洁净鞋。以及手套。", "进入洁净区必须穿戴以下用品：无尘帽、防护眼镜、无尘服、洁净鞋。\n\n洁净区每日消毒两次。"},
+		{"经理去上海出差住宿标准是多少？", "经理去上海出差，住宿标准为每晚800元，比其他城市贵250元。", "| 职级 | 北京/上海/深圳 | 其他城市 |\n|---|---|---|\n| 经理 | 800元/晚 | 550元/晚 |\n| 普通员工 | 600元/晚 | 400元/晚 |\n\n开户行及账号: 招商银行上海张江支行; 税号: 91310000"},
+		{"What does a bag cost?", "The bag costs EUR 60 online and EUR 40 at the airport, EUR 100 for both.", "A bag (up to 23 kg) can be added online for EUR 40.\n\nIt can be bought at the airport for EUR 60; 48 hours before departure it costs more."},
 		{"Do both Quaya and Harbouria belong to the family Araceae?", "No, Harbouria belongs to the family Fabaceae, and 22nd season.", "Harbouria ( ; ] ; 1889) is a genus in the family Fabaceae."},
 	} {
 		f.Add(seed[0], seed[1], seed[2])
