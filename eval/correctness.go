@@ -135,7 +135,14 @@ func together(calls ...func() error) error {
 	errs := make([]error, len(calls))
 	var wg sync.WaitGroup
 	for i, call := range calls {
-		wg.Go(func() { errs[i] = call() })
+		wg.Go(func() {
+			defer func() {
+				if p := recover(); p != nil {
+					errs[i] = panicked(p)
+				}
+			}()
+			errs[i] = call()
+		})
 	}
 	wg.Wait()
 	return cmp.Or(errs...)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -336,6 +338,11 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 		part := &Result{}
 		parts[i] = part
 		steps[i] = func() error {
+			defer func() {
+				if p := recover(); p != nil {
+					part.fail(m, panicked(p))
+				}
+			}()
 			if i >= len(cfg.Metrics) {
 				runCriterion(withMetric(sctx, m), r.Judge, s, cfg.Criteria.Criteria[i-len(cfg.Metrics)], part)
 			} else if why := unsupported(r.Judge, m); why != "" {
@@ -494,4 +501,23 @@ func (s *Sample) textBytes() int64 {
 		n += len(c)
 	}
 	return int64(n)
+}
+
+// panicked is a panic recovered from a judge or metric step as an error
+// that says where it happened: a bug met on one sample fails that sample,
+// not the run and every result not yet stored. Call it in the deferred
+// function that recovered.
+func panicked(p any) error {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
+	at := ""
+	for f, more := frames.Next(); at == "" && f.Function != ""; f, more = frames.Next() {
+		if !strings.HasPrefix(f.Function, "runtime.") {
+			at = fmt.Sprintf(" at %s:%d", path.Join(path.Base(path.Dir(f.File)), path.Base(f.File)), f.Line)
+		}
+		if !more {
+			break
+		}
+	}
+	return fmt.Errorf("internal error%s: %v (a bug in ragscope: please report it with this sample)", at, p)
 }

@@ -165,3 +165,47 @@ func TestStoreAhead(t *testing.T) {
 		t.Fatalf("batches %v: the results that waited were not stored together", batches)
 	}
 }
+
+// panicJudge is nopJudge that panics on a sample asking "boom": in its
+// verdicts (called in a metric's own step) and in its reference statements
+// (called among answer correctness's concurrent calls).
+type panicJudge struct{ nopJudge }
+
+func (j panicJudge) Verdicts(ctx context.Context, s *Sample, st []string) ([]StatementVerdict, error) {
+	if s.Question == "boom" {
+		_ = st[len(st)]
+	}
+	return j.nopJudge.Verdicts(ctx, s, st)
+}
+
+func (j panicJudge) ReferenceStatements(ctx context.Context, s *Sample) ([]string, error) {
+	if s.Question == "boom" {
+		panic("no reference statements today")
+	}
+	return []string{"a"}, nil
+}
+
+// A judge's panic on one sample fails that sample's metrics with an
+// internal error that says where it happened; the run goes on and the
+// other samples are scored.
+func TestJudgePanicFailsItsSample(t *testing.T) {
+	var samples []Sample
+	for i, q := range []string{"fine", "boom", "fine"} {
+		samples = append(samples, Sample{Index: i, Question: q, Answer: "a", Contexts: []string{"a"}, Reference: "a"})
+	}
+	r := &Runner{Judge: panicJudge{}, Config: RunnerConfig{Metrics: []Metric{Faithfulness, AnswerCorrectness}, ACWeights: [2]float64{1, 0}, Workers: 2}}
+	rs := r.Run(context.Background(), samples)
+	if len(rs) != len(samples) {
+		t.Fatalf("%d results for %d samples", len(rs), len(samples))
+	}
+	for _, res := range rs {
+		for _, m := range []Metric{Faithfulness, AnswerCorrectness} {
+			switch {
+			case res.Question != "boom" && res.Status[m] != StatusOK:
+				t.Errorf("sample %d %s: %s %q, want ok", res.Index, m, res.Status[m], res.Errors[m])
+			case res.Question == "boom" && (res.Status[m] != StatusJudgeError || !strings.Contains(res.Errors[m], "internal error at eval/runner_test.go:")):
+				t.Errorf("sample %d %s: %s %q, want an internal error naming where", res.Index, m, res.Status[m], res.Errors[m])
+			}
+		}
+	}
+}
