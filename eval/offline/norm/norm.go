@@ -9,8 +9,10 @@ package norm
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -52,12 +54,15 @@ var OrdinalWords = words.Map("ordinal_words")
 var OrdinalNames = stemsByValue(OrdinalWords, "")
 
 // stemsByValue are the stems of byWord's words by their value, skip's
-// left out.
+// left out; of two words of one value, the first in sorted order (a map's
+// order is random, and the stem is a feature that decides verdicts).
 func stemsByValue(byWord map[string]string, skip string) map[string]string {
 	m := map[string]string{}
-	for w, v := range byWord {
-		if v != skip {
-			m[v] = Stem(w)
+	for _, w := range slices.Sorted(maps.Keys(byWord)) {
+		if v := byWord[w]; v != skip {
+			if _, ok := m[v]; !ok {
+				m[v] = Stem(w)
+			}
 		}
 	}
 	return m

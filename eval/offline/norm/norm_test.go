@@ -205,3 +205,15 @@ func TestArithmetic(t *testing.T) {
 		}
 	}
 }
+
+// Of two number words of one value, one stem is read each time, whatever
+// the map's order ("dozen" and "twelve" for 12).
+func TestStemsByValueDeterministic(t *testing.T) {
+	words := map[string]string{"twelve": "12", "dozen": "12", "eight": "8", "one": "1"}
+	for range 50 {
+		got := stemsByValue(words, "1")
+		if len(got) != 2 || got["12"] != Stem("dozen") || got["8"] != Stem("eight") {
+			t.Fatalf("stemsByValue = %q, want 12 read as %q and 8 as %q", got, Stem("dozen"), Stem("eight"))
+		}
+	}
+}
