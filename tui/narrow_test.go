@@ -75,7 +75,7 @@ func TestGoldenNarrow(t *testing.T) {
 	}{
 		{"help_table", []string{"?"}, "closes this page"},
 		{"help_detail", []string{"enter", "?"}, "closes this page"},
-		{"agreement", []string{"A"}, "with the human labels"},
+		{"agreement", []string{"A"}, "context_utilization_verdict"}, // counted, not "counting…"
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m := New(fullOptions())
