@@ -511,12 +511,10 @@ func panicked(p any) error {
 	pcs := make([]uintptr, 32)
 	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
 	at := ""
-	for f, more := frames.Next(); at == "" && f.Function != ""; f, more = frames.Next() {
-		if !strings.HasPrefix(f.Function, "runtime.") {
+	for more := true; more && at == ""; {
+		var f runtime.Frame
+		if f, more = frames.Next(); f.Function != "" && !strings.HasPrefix(f.Function, "runtime.") {
 			at = fmt.Sprintf(" at %s:%d", path.Join(path.Base(path.Dir(f.File)), path.Base(f.File)), f.Line)
-		}
-		if !more {
-			break
 		}
 	}
 	return fmt.Errorf("internal error%s: %v (a bug in ragscope: please report it with this sample)", at, p)

@@ -130,8 +130,18 @@ func hanPartySwap(st, q, best *span, sents []*span) (string, bool) {
 	if !st.hasHan {
 		return "", false
 	}
-	// In sorted order, so that of two designators the best sentence writes
-	// the same one decides each time (a map's order is random).
+	// The best sentence's pairs that open on a designator, sorted, so that of
+	// two it writes the same one decides each time (a map's order is random).
+	var theirs []string
+	for g := range best.feats {
+		if r := []rune(strings.TrimPrefix(g, "h:")); strings.HasPrefix(g, "h:") && len(r) == 2 && !st.feats[g] && strings.ContainsRune(hanDesignators, r[0]) {
+			theirs = append(theirs, g)
+		}
+	}
+	if len(theirs) == 0 {
+		return "", false
+	}
+	slices.Sort(theirs)
 	for _, f := range slices.Sorted(maps.Keys(st.feats)) {
 		if !strings.HasPrefix(f, "h:") || best.feats[f] || best.refFeats[f] {
 			continue
@@ -140,9 +150,9 @@ func hanPartySwap(st, q, best *span, sents []*span) (string, bool) {
 		if len(pair) != 2 || !strings.ContainsRune(hanDesignators, pair[0]) {
 			continue
 		}
-		for _, g := range slices.Sorted(maps.Keys(best.feats)) {
+		for _, g := range theirs {
 			r := []rune(strings.TrimPrefix(g, "h:"))
-			if !strings.HasPrefix(g, "h:") || len(r) != 2 || r[1] != pair[1] || r[0] == pair[0] || st.feats[g] || !strings.ContainsRune(hanDesignators, r[0]) {
+			if r[1] != pair[1] || r[0] == pair[0] {
 				continue
 			}
 			for _, cs := range sents {
