@@ -142,11 +142,8 @@ func attribution(st, q *span, sents []*span) Evidence {
 		}
 		return ev
 	}
-	best := sents[ev.From]
-	if ownWordsFound(st, q, best) < 2 {
-		return ev // "Probation can be extended once" is not "probation is six months"
-	}
-	if _, missing := missingName(st, q, best); missing {
+	// Two own words: "Probation can be extended once" is not "probation is six months".
+	if _, missing := missingName(st, q, sents[ev.From]); missing || ownWordsFound(st, q, sents[ev.From]) < 2 {
 		return ev
 	}
 	ev.Verdict = 1
@@ -244,7 +241,18 @@ func nested(st, q *span, sents []*span) (Evidence, bool) {
 
 // fewBigrams: a short Chinese text, too few bigrams to decide; its
 // characters count in coverage (useUnis).
-func fewBigrams(sp *span) bool { return sp.hasHan && countPrefix(sp.feats, "h:") < 2 }
+func fewBigrams(sp *span) bool {
+	if !sp.hasHan {
+		return false
+	}
+	n := 0
+	for f := range sp.feats {
+		if strings.HasPrefix(f, "h:") {
+			n++
+		}
+	}
+	return n < 2
+}
 
 func supportOne(st, q *span, sents []*span) Evidence {
 	if len(sents) == 0 {
@@ -476,17 +484,8 @@ func derivedFeats(st, q *span, sents []*span) map[string]bool {
 	return m
 }
 
-// termsIn: the sentence or the question gives every quantity of the
-// statement but the derived ones, so that the statement's arithmetic is
-// this sentence's (two chunks' terms are pairSupport's).
-func termsIn(st, q, cs *span, derived map[string]bool) bool {
-	return !slices.ContainsFunc(st.quants, func(x quantity) bool {
-		return !derived["n:"+x.value] && !hasQuantity(cs, x) && (q == nil || !hasQuantity(q, x))
-	})
-}
-
 // coverageWith is coverage with the features of derived found too, in a
-// sentence that gives the rest of the statement's quantities (termsIn).
+// sentence that gives the rest of the statement's quantities.
 func coverageWith(st, q, cs *span, useUnis bool, derived map[string]bool) float64 {
 	// Integer counts, weighted once at the end: float sums in map order
 	// round differently from run to run.
@@ -496,8 +495,13 @@ func coverageWith(st, q, cs *span, useUnis bool, derived map[string]bool) float6
 		sm.St, sm.Cs = st.feats, cs.feats
 	}
 	converted := convertedFeats(st, cs)
-	if len(derived) > 0 && !termsIn(st, q, cs, derived) {
-		derived = nil // the statement's arithmetic is not this sentence's
+	// The statement's arithmetic is this sentence's when it or the question
+	// gives every quantity of the statement but the derived ones (two
+	// chunks' terms are pairSupport's).
+	if len(derived) > 0 && slices.ContainsFunc(st.quants, func(x quantity) bool {
+		return !derived["n:"+x.value] && !hasQuantity(cs, x) && (q == nil || !hasQuantity(q, x))
+	}) {
+		derived = nil
 	}
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
@@ -544,29 +548,33 @@ func convertedFeats(st, cs *span) map[string]bool {
 	for _, q := range st.quants {
 		unitWord := "w:" + norm.Stem(strings.ToLower(lastWord(q.text)))
 		unitRune, _ := utf8.DecodeRuneInString(strings.TrimLeft(q.text, "0123456789.,"))
+		hanUnit := isHan(unitRune)
 		if k := slices.IndexFunc(cs.quants, func(c quantity) bool { return c.unit == q.unit && c.value == q.value }); q.unit != "" && k >= 0 {
-			if st.feats[unitWord] && !cs.feats[unitWord] {
-				put(&m, unitWord)
-			}
 			// Not a date's part: 2025年4月10日 against 2025-04-10 leaves the
 			// characters around 年, 月 and 日 to the statement's own words.
-			if c := cs.quants[k]; isHan(unitRune) && !strings.ContainsRune(c.text, unitRune) && norm.DateParts(c.text) == nil {
-				hanUnitFeats(st, unitRune, &m)
+			c := cs.quants[k]
+			hanUnit = hanUnit && !strings.ContainsRune(c.text, unitRune) && norm.DateParts(c.text) == nil
+		} else if inOtherUnit(cs, q) >= 0 {
+			put(&m, "n:"+q.value)
+			if w, ok := norm.NumberNames[q.value]; ok {
+				put(&m, "w:"+w) // 3 is "three" too (analyze)
 			}
+		} else {
 			continue
 		}
-		if inOtherUnit(cs, q) < 0 {
-			continue
-		}
-		put(&m, "n:"+q.value)
-		if w, ok := norm.NumberNames[q.value]; ok {
-			put(&m, "w:"+w) // 3 is "three" too (analyze)
-		}
-		if st.feats[unitWord] {
+		if st.feats[unitWord] && !cs.feats[unitWord] {
 			put(&m, unitWord)
 		}
-		if isHan(unitRune) {
-			hanUnitFeats(st, unitRune, &m)
+		if hanUnit { // a Chinese unit read by its first character (小 of 小时): it alone, and the pairs it opens
+			r := string(unitRune)
+			if st.unis["u:"+r] {
+				put(&m, "u:"+r)
+			}
+			for f := range st.feats {
+				if strings.HasPrefix(f, "h:"+r) {
+					put(&m, f)
+				}
+			}
 		}
 	}
 	return m
@@ -576,19 +584,6 @@ func convertedFeats(st, cs *span) map[string]bool {
 // amount in another unit of its kind (norm.SameAmount), or -1.
 func inOtherUnit(cs *span, q quantity) int {
 	return slices.IndexFunc(cs.quants, func(c quantity) bool { return norm.SameAmount(c.value, c.unit, q.value, q.unit) })
-}
-
-// hanUnitFeats puts in m the statement's features of a Chinese unit read by
-// its first character r (小 of 小时): r alone, and the pairs it opens.
-func hanUnitFeats(st *span, r rune, m *map[string]bool) {
-	if st.unis["u:"+string(r)] {
-		put(m, "u:"+string(r))
-	}
-	for f := range st.feats {
-		if strings.HasPrefix(f, "h:"+string(r)) {
-			put(m, f)
-		}
-	}
 }
 
 // conversions names, for a reason, the statement's quantities the sentence
@@ -637,16 +632,6 @@ func contiguousUnis(st, cs *span) map[string]bool {
 		}
 	}
 	return out
-}
-
-func countPrefix(m map[string]bool, p string) int {
-	n := 0
-	for f := range m {
-		if strings.HasPrefix(f, p) {
-			n++
-		}
-	}
-	return n
 }
 
 // negationConflict: a clause of the context that negates what an aligned
@@ -962,7 +947,7 @@ func headOf(cs *span, head string, wf map[string]bool, alone bool) bool {
 			continue
 		}
 		j := k - 1
-		for j >= 0 && capitalFeat(ws[j]) != "" && wf[capitalFeat(ws[j])] && !strings.ContainsAny(ws[j], ",;:.") {
+		for j >= 0 && wf[capitalFeat(ws[j])] && !strings.ContainsAny(ws[j], ",;:.") { // wf has no ""
 			j--
 		}
 		after := alone && k+1 < len(ws) && capitalFeat(ws[k+1]) != "" && !strings.ContainsAny(w, ",;:.")
