@@ -109,14 +109,15 @@ func (x *wholeNameIndex) build() {
 	}
 }
 
-// index is the sentence's chunk's index, built on first use; nil for a
-// sentence of no chunk's prose.
-func (sp *span) index() *wholeNameIndex {
+// wholeRuns are the names of its chunk's index whose last word has the
+// feature head, the index built on first use; none for a sentence of no
+// chunk's prose.
+func (sp *span) wholeRuns(head string) []string {
 	if sp.whole == nil {
 		return nil
 	}
 	sp.whole.once.Do(sp.whole.build)
-	return sp.whole
+	return sp.whole.runs[head]
 }
 
 // RecallThreshold is the coverage above which a statement of the reference
@@ -896,7 +897,7 @@ func missingName(st, question, best *span) (string, bool) {
 		}
 		if question != nil && question.feats[n.feat] {
 			subject := opensOn(st, n.feat) && !opensOn(question, n.feat)
-			if !n.head && (!subject || headWritten(st.names[i:], best)) || best.pronoun && nearby(best, n.feat) || dangling(best) && opensOn(question, n.feat) {
+			if !n.head && (!subject || capitalIn(best, firstHead(st.names[i:]))) || best.pronoun && nearby(best, n.feat) || dangling(best) && opensOn(question, n.feat) {
 				continue
 			}
 		}
@@ -920,16 +921,12 @@ func namesName(st *span, i int, cs *span) bool {
 // writes the name whole ("… his nephew, Arthur Venn, …"): the sentence
 // names that person by the head alone.
 func writtenWholeNearby(names []name, n name, cs *span) bool {
-	i := slices.IndexFunc(names, func(m name) bool { return m.head })
-	x := cs.index()
-	if i < 0 || x == nil {
-		return false
-	}
+	head := firstHead(names)
 	// The sentence's name of that head is a part of the whole name: "Walter
 	// Coy" of "Walter Darwin Coy", not "Kelso Regional Airport" of "Denton
 	// Municipal Airport".
-	for _, whole := range x.runs[names[i].feat] {
-		if wf := wordFeats(whole); wf[n.feat] && headOf(cs, names[i].feat, wf, false) {
+	for _, whole := range cs.wholeRuns(head) {
+		if wf := wordFeats(whole); wf[n.feat] && headOf(cs, head, wf, false) {
 			return true
 		}
 	}
@@ -964,11 +961,12 @@ func capitalIn(cs *span, feat string) bool {
 	return feat != "" && slices.ContainsFunc(strings.Fields(cs.text), func(w string) bool { return capitalFeat(w) == feat })
 }
 
-// headWritten reports whether the sentence writes the head of the first
-// name of names capitalised.
-func headWritten(names []name, cs *span) bool {
-	i := slices.IndexFunc(names, func(n name) bool { return n.head })
-	return i >= 0 && capitalIn(cs, names[i].feat)
+// firstHead is the feature of the head of the first name of names, or "".
+func firstHead(names []name) string {
+	if i := slices.IndexFunc(names, func(n name) bool { return n.head }); i >= 0 {
+		return names[i].feat
+	}
+	return ""
 }
 
 // capitalFeat is the feature of a capitalised word, or "".
@@ -1064,13 +1062,9 @@ func withReferent(sp *span) string {
 // word the sentence writes capitalised ("Arthur Venn" for "Venn had studied
 // …"): the names it uses by their head.
 func wholeNames(cs *span) []string {
-	x := cs.index()
-	if x == nil {
-		return nil
-	}
 	var out []string
 	for _, w := range strings.Fields(cs.text) {
-		out = append(out, x.runs[capitalFeat(w)]...)
+		out = append(out, cs.wholeRuns(capitalFeat(w))...)
 	}
 	return out
 }
