@@ -706,10 +706,8 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 	quants := slices.Clone(st.quants)
 	sort.SliceStable(quants, func(a, b int) bool { return !givenAnywhere(all, quants[a]) && givenAnywhere(all, quants[b]) })
 	for _, q := range quants {
-		if covered {
-			if detail, ok := listConflict(st, q, best); ok {
-				return detail, true
-			}
+		if detail, ok := listConflict(st, q, best); covered && ok {
+			return detail, true
 		}
 		if hasQuantity(best, q) || question != nil && hasQuantity(question, q) || covering(all, covs, func(cs *span) bool { return hasQuantity(cs, q) }) || rowCell(st, nil, q, all) >= 0 || otherNationGiven(st, q, best) {
 			continue
@@ -1140,30 +1138,25 @@ func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool, deriv
 // 1.21, compared with 1.32 at Dublin" against Frankfurt's 1.32 and
 // Dublin's 1.21).
 func boundElsewhere(st, x, y *span) bool {
-	for _, q := range st.quants {
-		for _, p := range [2][2]*span{{x, y}, {y, x}} {
-			a, b := p[0], p[1]
-			if !hasQuantity(a, q) || hasQuantity(b, q) || !b.units[q.unit] {
-				continue // b gives no value of its kind: no other thing to give it to
-			}
-			if inB, ok := owner(st, q, a, b); ok && inB {
-				return true
-			}
+	return slices.ContainsFunc(st.quants, func(q quantity) bool {
+		// b gives a value of its kind: another thing to give it to.
+		held := func(a, b *span) bool {
+			return hasQuantity(a, q) && !hasQuantity(b, q) && b.units[q.unit] && owner(st, q, a, b)
 		}
-	}
-	return false
+		return held(x, y) || held(y, x)
+	})
 }
 
-// owner tells whether the name a quantity of the statement belongs to
+// owner reports whether the name a quantity of the statement belongs to
 // (boundElsewhere) is one only b has, of the names only one of a and b
 // has: the one a preposition after it names ("63 ms in Lisbon", "£2,500
 // for the Access Bursary"), else the last one before it ("Riverside
-// closes on 21 March — a week before Maple Street"); ok is false when
-// there is none.
-func owner(st *span, q quantity, a, b *span) (inB, ok bool) {
+// closes on 21 March — a week before Maple Street"); false when there is
+// none.
+func owner(st *span, q quantity, a, b *span) (inB bool) {
 	at := strings.Index(st.text, q.text)
 	if at < 0 {
-		return false, false
+		return false
 	}
 	rest := strings.TrimLeft(st.text[at+len(q.text):], " ")
 	prep, tail, _ := strings.Cut(rest, " ")
@@ -1178,13 +1171,13 @@ func owner(st *span, q quantity, a, b *span) (inB, ok bool) {
 			continue
 		}
 		if named && strings.HasPrefix(tail, n.text) {
-			return nb, true
+			return nb
 		}
 		if i := strings.LastIndex(st.text[:at], n.text); i > last {
-			last, inB, ok = i, nb, true
+			last, inB = i, nb
 		}
 	}
-	return inB, ok
+	return inB
 }
 
 // ownerPrepositions tie a quantity to the name after them.
