@@ -208,7 +208,7 @@ func support(st, q *span, sents []*span) Evidence {
 		if cev, ok := coordinated(st, q, sents); ok && cev.Verdict == 1 && !off("coordinated") {
 			return cev
 		}
-		if nev, ok := nested(st, q, sents); ok && nev.Verdict == 1 && !off("nested") {
+		if nev, ok := nested(st, q, sents); ok && !off("nested") {
 			return nev
 		}
 	}
@@ -490,7 +490,7 @@ func derivedFeats(st, q *span, sents []*span) map[string]bool {
 func coverageWith(st, q, cs *span, useUnis bool, derived map[string]bool) float64 {
 	// Integer counts, weighted once at the end: float sums in map order
 	// round differently from run to run.
-	var plain, echo, plainFound, echoFound int
+	var n, found [2]int // of plain features, and of the question's echoes
 	var sm phrase.Seams
 	if st.hasHan {
 		sm.St, sm.Cs = st.feats, cs.feats
@@ -509,19 +509,16 @@ func coverageWith(st, q, cs *span, useUnis bool, derived map[string]bool) float6
 			if useUnis && strings.HasPrefix(f, "h:") {
 				continue // the characters decide (below)
 			}
-			found := ctx[f] || cs.refFeats[f] || cs.skips[f] || sm.Found(f) || converted[f] || derived[f]
-			switch {
-			case q != nil && (q.feats[f] || q.unis[f]):
-				echo++
-				if found {
-					echoFound++
-				}
-			case st.common[f] && !found: // counts only where the sentence has it
-			default:
-				plain++
-				if found {
-					plainFound++
-				}
+			has := ctx[f] || cs.refFeats[f] || cs.skips[f] || sm.Found(f) || converted[f] || derived[f]
+			k := 0
+			if q != nil && (q.feats[f] || q.unis[f]) {
+				k = 1
+			} else if st.common[f] && !has {
+				continue // counts only where the sentence has it
+			}
+			n[k]++
+			if has {
+				found[k]++
 			}
 		}
 	}
@@ -532,11 +529,11 @@ func coverageWith(st, q, cs *span, useUnis bool, derived map[string]bool) float6
 		count(st.unis, contiguousUnis(st, cs))
 	}
 	count(st.feats, cs.feats)
-	total := float64(plain) + QuestionEchoWeight*float64(echo)
+	total := float64(n[0]) + QuestionEchoWeight*float64(n[1])
 	if total == 0 {
 		return -1
 	}
-	return (float64(plainFound) + QuestionEchoWeight*float64(echoFound)) / total
+	return (float64(found[0]) + QuestionEchoWeight*float64(found[1])) / total
 }
 
 // convertedFeats are the features of the statement's quantities that the
@@ -790,31 +787,28 @@ func answerArithmetic(st, question *span, q quantity, all []*span) (string, bool
 	if answer := cmp.Or(st.answer, st.text); !q.date && ownCount(answer, q) {
 		return q.text + " counts the items listed", true
 	}
+	// The answer holds the statement's own quantities too, once.
+	sp := st
+	if st.answer != "" {
+		sp = analyze(st.answer)
+	}
 	var terms, counts []quantity
 	var vals, countVals []float64
-	take := func(sp *span) {
-		for _, o := range sp.quants {
-			v, err := strconv.ParseFloat(o.value, 64)
-			if err != nil || o.value == q.value {
-				continue
-			}
-			if o.unit != q.unit {
-				if len(counts) < maxTerms && !o.date && !q.date {
-					counts, countVals = append(counts, o), append(countVals, v)
-				}
-				continue
-			}
-			if len(terms) == maxTerms || !givenAnywhere(all, o) && (question == nil || !hasQuantity(question, o)) {
-				continue
-			}
-			terms, vals = append(terms, o), append(vals, v)
+	for _, o := range sp.quants {
+		v, err := strconv.ParseFloat(o.value, 64)
+		if err != nil || o.value == q.value {
+			continue
 		}
-	}
-	// The answer holds the statement's own quantities too, once.
-	if st.answer != "" {
-		take(analyze(st.answer))
-	} else {
-		take(st)
+		if o.unit != q.unit {
+			if len(counts) < maxTerms && !o.date && !q.date {
+				counts, countVals = append(counts, o), append(countVals, v)
+			}
+			continue
+		}
+		if len(terms) == maxTerms || !givenAnywhere(all, o) && (question == nil || !hasQuantity(question, o)) {
+			continue
+		}
+		terms, vals = append(terms, o), append(vals, v)
 	}
 	idx, op := norm.Arithmetic(want, vals)
 	var texts []string
@@ -1467,10 +1461,5 @@ func valuesIn(st, q *span, cs *span) bool {
 			return false
 		}
 	}
-	for _, nm := range st.names {
-		if q == nil || !q.feats[nm.feat] {
-			n++
-		}
-	}
-	return n > 0
+	return n > 0 || slices.ContainsFunc(st.names, func(nm name) bool { return q == nil || !q.feats[nm.feat] })
 }
