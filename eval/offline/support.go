@@ -1181,9 +1181,9 @@ var ownerPrepositions = map[string]bool{"in": true, "at": true, "for": true, "of
 // written among words of y's own and none of x's (roleFeats): "乙…45天"
 // where x is 甲's sentence of 45天 and y 乙's of 60天.
 func swapped(st, x, y *span) bool {
-	for _, q := range st.quants {
+	return slices.ContainsFunc(st.quants, func(q quantity) bool {
 		if !hasQuantity(x, q) || hasQuantity(y, q) {
-			continue
+			return false
 		}
 		r := roleFeats(st, q)
 		mine := func(a, b *span) bool {
@@ -1194,11 +1194,8 @@ func swapped(st, x, y *span) bool {
 			}
 			return false
 		}
-		if mine(y, x) && !mine(x, y) {
-			return true
-		}
-	}
-	return false
+		return mine(y, x) && !mine(x, y)
+	})
 }
 
 // roleFeats are the content features of the words a quantity of the
