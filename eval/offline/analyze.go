@@ -549,9 +549,5 @@ func symbolUnit(lx []lex.Lexeme, i int) string {
 
 // rangeJoin: the lexeme joins two numbers as a range (and, to, –, 至, 到).
 func rangeJoin(l lex.Lexeme) bool {
-	switch l.Text {
-	case "and", "to", "–", "-", "~", "～", "至", "到":
-		return true
-	}
-	return false
+	return slices.Contains([]string{"and", "to", "–", "-", "~", "～", "至", "到"}, l.Text)
 }

@@ -1,8 +1,6 @@
 package offline
 
 import (
-	"cmp"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -12,7 +10,7 @@ import (
 
 var (
 	commonStems = map[string]bool{}
-	commonHan   []string // longest first
+	commonHan   []string
 	commonFirst = map[rune]bool{}
 )
 
@@ -26,9 +24,6 @@ func init() {
 			commonStems[norm.Stem(strings.ToLower(w))] = true
 		}
 	}
-	slices.SortStableFunc(commonHan, func(a, b string) int {
-		return cmp.Compare(utf8.RuneCountInString(b), utf8.RuneCountInString(a))
-	})
 }
 
 // markCommonHan marks the bigrams and characters of a Han run that lie
@@ -43,7 +38,7 @@ func markCommonHan(run string, sp *span) {
 					if in == nil {
 						in = make([]bool, utf8.RuneCountInString(run))
 					}
-					for n := 0; n < utf8.RuneCountInString(w); n++ {
+					for n := range utf8.RuneCountInString(w) {
 						in[k+n] = true
 					}
 				}

@@ -46,27 +46,22 @@ func fieldSpans(text string) []*span {
 // keyParts are the featLists of a key's alternatives ("开户行及账号": 开户行, 账号).
 func keyParts(key string) [][]string {
 	parts := strings.FieldsFunc(key, func(r rune) bool { return strings.ContainsRune("及和与/、&", r) })
-	if len(parts) > 1 {
-		parts = append(parts, key)
-	} else {
-		parts = []string{key}
+	if len(parts) < 2 {
+		parts = nil
 	}
 	var out [][]string
-	for _, p := range parts {
-		if fl := featList(strings.TrimSpace(p)); len(fl) > 0 {
-			out = append(out, fl)
+	for _, p := range append(parts, key) {
+		// its content features, else its characters
+		sp := analyze(strings.TrimSpace(p))
+		fs := sp.feats
+		if len(fs) == 0 {
+			fs = sp.unis
+		}
+		if len(fs) > 0 {
+			out = append(out, slices.Collect(maps.Keys(fs)))
 		}
 	}
 	return out
-}
-
-// featList is a key's content features.
-func featList(key string) []string {
-	sp := analyze(key)
-	if len(sp.feats) == 0 {
-		return slices.Collect(maps.Keys(sp.unis))
-	}
-	return slices.Collect(maps.Keys(sp.feats))
 }
 
 // KeyNamed is the least share of a key's features a statement must have to
@@ -204,10 +199,9 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		atTop = slices.DeleteFunc(atTop, func(i int) bool { return own[i] < topOwn })
 	}
 	var supported *Evidence
-	var conflicts []Evidence // the first of each label
+	var conflicts []Evidence
 	agrees := map[string]bool{}
 	var nb neighbours
-	label := func(ev Evidence) string { return sents[ev.From].field.label }
 	for _, i := range atTop {
 		cs, fc := sents[i], sents[i].field
 		ev := Evidence{Quote: cs.text, From: i, Also: -1, Coverage: 1}
@@ -235,7 +229,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 			extra = valueChanges(st.text, fc)
 		}
 		var other *fieldCheck
-		if !saysValue(st, fc) && bad == "" {
+		if !says(st, fc) && bad == "" {
 			if other = nb.of(st, fc, sents); other == nil {
 				continue
 			}
@@ -258,14 +252,12 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 			}
 			continue
 		}
-		if !slices.ContainsFunc(conflicts, func(c Evidence) bool { return label(c) == fc.label }) {
-			conflicts = append(conflicts, ev)
-		}
+		conflicts = append(conflicts, ev)
 	}
 	// A named field with another value is a conflict unless the same key
 	// of another record gives the statement's value.
 	for _, c := range conflicts {
-		if !agrees[label(c)] {
+		if !agrees[sents[c.From].field.label] {
 			return c, true
 		}
 	}
@@ -569,12 +561,12 @@ func maskHasRune(mask map[string]bool, c string) bool {
 	return false
 }
 
-// saysValue reports whether the statement has a feature of the value that
-// is not a word of the keys around it ("term" of "12-month terms" under
-// "Term" says nothing of the value).
-func saysValue(st *span, fc *fieldCheck) bool {
+// says reports whether the statement has a feature of fc's value that is
+// not a word of the keys around it ("term" of "12-month terms" under "Term"
+// says nothing of the value), nor in one of except.
+func says(st *span, fc *fieldCheck, except ...map[string]bool) bool {
 	for f := range fc.value.feats {
-		if st.feats[f] && !fc.mask[f] {
+		if st.feats[f] && !fc.mask[f] && !slices.ContainsFunc(except, func(m map[string]bool) bool { return m[f] }) {
 			return true
 		}
 	}
@@ -586,18 +578,6 @@ func saysValue(st *span, fc *fieldCheck) bool {
 // its own in one column is the statement's and what tells its own is not
 // ("A级…按一般检验水平II抽检": II is row B级's, row A级 gives 一般检验水平I).
 func otherRowsValue(st *span, sents []*span) (Evidence, bool) {
-	// st says a feature of a's value that b's lacks, other than a word of
-	// the row it names or of another cell of that row ("1号棚" says no 1小时;
-	// "three night shifts" is the row's night shifts, not another row's long
-	// days).
-	distinct := func(a, b *fieldCheck, row map[string]bool) bool {
-		for f := range a.value.feats {
-			if st.feats[f] && !b.value.feats[f] && !a.mask[f] && !row[f] {
-				return true
-			}
-		}
-		return false
-	}
 	for i, cs := range sents {
 		a := cs.field
 		if a == nil || len(a.keys) != 2 || len(a.named) != 2 || naming(st, a.keys[0], nil) < KeyNamed || naming(st, a.keys[1], a.value) >= KeyNamed {
@@ -612,7 +592,11 @@ func otherRowsValue(st *span, sents []*span) (Evidence, bool) {
 			if row == nil {
 				row = rowFeats(a, cs.chunk, sents)
 			}
-			if distinct(b, a, row) && !distinct(a, b, row) {
+			// st says a feature of b's value that a's lacks, and none of a's
+			// that b's lacks, other than a word of the row it names or of
+			// another cell of that row ("1号棚" says no 1小时; "three night
+			// shifts" is the row's night shifts, not another row's long days).
+			if says(st, b, a.value.feats, row) && !says(st, a, b.value.feats, row) {
 				return Evidence{Quote: cs.text, From: i, Also: -1, Coverage: 1,
 					Reason: fmt.Sprintf("%s gives %s; the statement writes %s there, which %s gives", a.label, a.shown, b.shown, b.label)}, true
 			}

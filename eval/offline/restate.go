@@ -71,10 +71,7 @@ func residual(st, q *span) string {
 	keep := make([]bool, len(words))
 	for i, w := range words {
 		for k := range analyzeText(w).feats { // one word: not worth a place in the cache
-			if !q.feats[k] && !q.unis[k] {
-				keep[i] = true
-				break
-			}
+			keep[i] = keep[i] || !q.feats[k] && !q.unis[k]
 		}
 	}
 	phrase.KeepNamesWhole(words, keep)
@@ -146,19 +143,10 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 	linkedOnce := sync.OnceValue(func() map[*span]bool { return linked(sents, premise) })
 	for i, a := range sents {
 		ev := support(rsp, q, sents[i:i+1])
-		if ev.Verdict != 1 {
+		if ev.Verdict != 1 || !aboutAny(a, premise) && !linkedOnce()[a] && overlap(q.feats, a.feats) < RestateEcho {
 			continue
 		}
-		if !aboutAny(a, premise) && !linkedOnce()[a] && overlap(q.feats, a.feats) < RestateEcho {
-			continue
-		}
-		if _, ok := namedAsWritten(r, a.text, q); !ok || !lowercaseIn(r, a.text) {
-			continue
-		}
-		if !ofItsKind(r, q, a) {
-			continue
-		}
-		if inAnotherRole(st, q, rsp, a, r, sents, linkedOnce) {
+		if _, ok := namedAsWritten(r, a.text, q); !ok || !lowercaseIn(r, a.text) || !ofItsKind(r, q, a) || inAnotherRole(st, q, rsp, a, r, sents, linkedOnce) {
 			continue
 		}
 		if _, ok := clauseConflict(st, q, a); ok {
@@ -207,7 +195,7 @@ func inAnotherRole(st, q, rsp, a *span, residual string, sents []*span, chain fu
 	if rel == "" || a.feats["w:"+rel] {
 		return false
 	}
-	number := strings.IndexFunc(residual, unicode.IsDigit) >= 0
+	number := strings.ContainsFunc(residual, unicode.IsDigit)
 	skip := func(w string) bool { return q.feats["w:"+norm.Stem(strings.ToLower(w))] }
 	aStems := phrase.Stems(a.text)
 	for _, b := range sents {
