@@ -174,11 +174,8 @@ func analyzeClauses(text string, keep, context bool) *span {
 		}
 		start = i + n
 	}
-	if len(sp.quants) > 0 {
-		sp.units = make(map[string]bool, len(sp.quants))
-		for _, q := range sp.quants {
-			sp.units[q.unit] = true
-		}
+	for _, q := range sp.quants {
+		put(&sp.units, q.unit)
 	}
 	return sp
 }

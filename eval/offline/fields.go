@@ -144,11 +144,10 @@ var valueKinds = func() map[string][]string {
 // kindGiven: f names a kind of value that both the statement and the value
 // give a quantity of.
 func kindGiven(f string, st, value *span) bool {
-	units := valueKinds[f]
 	has := func(sp *span) bool {
-		return slices.ContainsFunc(units, func(u string) bool { return sp.units[u] })
+		return slices.ContainsFunc(valueKinds[f], func(u string) bool { return sp.units[u] })
 	}
-	return len(units) > 0 && has(value) && has(st)
+	return has(value) && has(st)
 }
 
 // fieldNaming is the least naming of a cell's or field's keys. A cell
@@ -631,12 +630,12 @@ func otherTopic(st *span, sents []*span, best int) (string, bool) {
 	k := slices.IndexFunc(sents, func(cs *span) bool {
 		return cs.field != nil && len(cs.field.keys) == 1 && (cs == b || strings.Contains(b.text, cs.text) && len(b.text) <= len(cs.text)+4)
 	})
-	if k < 0 || naming(st, sents[k].field.keys[0], nil) > 0 {
-		return "", false // the statement names the field, if only in part
+	if k < 0 {
+		return "", false
 	}
-	fc := sents[k].field
-	t := analyze(st.topic)
-	if naming(t, fc.keys[0], nil) >= KeyNamed {
+	// the statement names the field, if only in part, or so do the statements before it
+	fc, t := sents[k].field, analyze(st.topic)
+	if naming(st, fc.keys[0], nil) > 0 || naming(t, fc.keys[0], nil) >= KeyNamed {
 		return "", false
 	}
 	var other *fieldCheck
