@@ -69,15 +69,7 @@ func markCommonRunes(rs []rune, in []bool, sp *span) {
 // particles): "据公司制度规定", "According to the policy".
 func onlyCommon(c string) bool {
 	sp := analyze(c)
-	if len(sp.feats) == 0 {
-		return false
-	}
-	for f := range sp.feats {
-		if !sp.common[f] {
-			return false
-		}
-	}
-	return true
+	return len(sp.feats) > 0 && overlap(sp.feats, sp.common) == len(sp.feats)
 }
 
 // nameDots separate the given name from the family name of a
