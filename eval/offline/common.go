@@ -10,16 +10,14 @@ import (
 
 var (
 	commonStems = map[string]bool{}
-	commonHan   []string
-	commonFirst = map[rune]bool{}
+	commonHan   = map[rune][]string{} // by their first character
 )
 
 func init() {
 	for _, w := range words.List("common_words") {
 		if containsHan(w) {
-			commonHan = append(commonHan, w)
 			r, _ := utf8.DecodeRuneInString(w)
-			commonFirst[r] = true
+			commonHan[r] = append(commonHan[r], w)
 		} else {
 			commonStems[norm.Stem(strings.ToLower(w))] = true
 		}
@@ -32,15 +30,13 @@ func markCommonHan(run string, sp *span) {
 	var in []bool // by rune
 	k := 0
 	for off, r := range run {
-		if commonFirst[r] {
-			for _, w := range commonHan {
-				if strings.HasPrefix(run[off:], w) {
-					if in == nil {
-						in = make([]bool, utf8.RuneCountInString(run))
-					}
-					for n := range utf8.RuneCountInString(w) {
-						in[k+n] = true
-					}
+		for _, w := range commonHan[r] {
+			if strings.HasPrefix(run[off:], w) {
+				if in == nil {
+					in = make([]bool, utf8.RuneCountInString(run))
+				}
+				for n := range utf8.RuneCountInString(w) {
+					in[k+n] = true
 				}
 			}
 		}
