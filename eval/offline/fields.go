@@ -18,7 +18,8 @@ import (
 // fieldCheck is what a cell or field span carries for fieldVerdict.
 type fieldCheck struct {
 	label string          // `cell (总监, 杭州)`, `field "开户行及账号"`
-	keys  [][][]string    // the keys to name (a cell's row and column), each its alternatives' featLists
+	keys  [][][]string    // the keys to name (a cell's row and column), each its alternatives' features
+	kf    map[string]bool // the features of all its keys
 	named []string        // those keys as written, for comparisons of a table's rows (compare.go)
 	value *span           // the value, analysed
 	shown string          // the value as written, for the reason
@@ -31,13 +32,16 @@ type fieldCheck struct {
 func fieldSpans(text string) []*span {
 	var out []*span
 	for _, f := range records.Fields(text) {
-		keys := make([][][]string, len(f.Keys))
+		keys, kf := make([][][]string, len(f.Keys)), map[string]bool{}
 		for i, k := range f.Keys {
 			keys[i] = keyParts(k)
+			for _, ft := range slices.Concat(keys[i]...) {
+				kf[ft] = true
+			}
 		}
 		sp := analyzeContext(f.Analysed)
 		sp.text = f.Quote
-		sp.field = &fieldCheck{label: f.Label, keys: keys, named: f.Keys, value: analyze(f.Value), shown: f.Value, mask: analyze(f.Mask).feats, whole: unionSpan(sp, analyze(f.Whole)), from: f.Whole}
+		sp.field = &fieldCheck{label: f.Label, keys: keys, kf: kf, named: f.Keys, value: analyze(f.Value), shown: f.Value, mask: analyze(f.Mask).feats, whole: unionSpan(sp, analyze(f.Whole)), from: f.Whole}
 		out = append(out, sp)
 	}
 	return out
@@ -95,7 +99,7 @@ func ownWords(st *span, sents []*span) map[int]int {
 	shared := map[key]int{}
 	for _, cs := range sents {
 		if cs.field != nil {
-			for f := range cs.field.keyFeats() {
+			for f := range cs.field.kf {
 				shared[key{cs.field.from, f}]++
 			}
 		}
@@ -105,26 +109,13 @@ func ownWords(st *span, sents []*span) map[int]int {
 		if cs.field == nil {
 			continue
 		}
-		for f := range cs.field.keyFeats() {
+		for f := range cs.field.kf {
 			if (st.feats[f] || st.unis[f]) && shared[key{cs.field.from, f}] == 1 {
 				out[i]++
 			}
 		}
 	}
 	return out
-}
-
-// keyFeats are the features of all the field's keys.
-func (fc *fieldCheck) keyFeats() map[string]bool {
-	m := map[string]bool{}
-	for _, k := range fc.keys {
-		for _, alt := range k {
-			for _, f := range alt {
-				m[f] = true
-			}
-		}
-	}
-	return m
 }
 
 // valueKinds are the key words that name a value's kind, with the units of
@@ -423,7 +414,7 @@ func rowsSupport(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 // "Previous holder" Tom Becker; "由技师蔡立恒制作" where 制作技师 is 庞晓雯.
 func neighbourValue(st *span, fc *fieldCheck, record []*fieldCheck, pos map[string]int) *fieldCheck {
 	keyAt := -1
-	for f := range fc.keyFeats() {
+	for f := range fc.kf {
 		if p, ok := pos[f]; ok && (keyAt < 0 || p < keyAt) {
 			keyAt = p
 		}
