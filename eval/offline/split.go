@@ -27,10 +27,9 @@ func StatementsFor(question, answer string) []string {
 		}
 	}
 	// A "yes" that opens a longer answer ("能，公司每年…") affirms the
-	// question's proposition, a statement of its own; not a comparison's
-	// ("both", "the same", 同一), which the rest of the answer says by the
-	// value the two share.
-	if openingYes(answer) && len(stmts) > 0 && yesNoQuestion(question) && !comparesTwo(question) {
+	// question's proposition, a statement of its own; not where it asks
+	// whether two things share something, which the rest says by its value.
+	if openingYes(answer) && len(stmts) > 0 && yesNoQuestion(question) && !containsAnyOf(strings.ToLower(question), "both", "same", "同一", "都", "共同", "一样", "相同") {
 		if p := norm.PropositionStatements(question, true); p != nil {
 			return append(p, stmts...)
 		}
@@ -66,11 +65,6 @@ func yesNoQuestion(q string) bool {
 	}
 	w := strings.Fields(t)
 	return len(w) > 1 && norm.EnglishQuestionAux[strings.ToLower(w[0])]
-}
-
-// comparesTwo: the question asks whether two things share something.
-func comparesTwo(q string) bool {
-	return containsAnyOf(strings.ToLower(q), "both", "same", "同一", "都", "共同", "一样", "相同")
 }
 
 // containsAnyOf: s contains one of words.
