@@ -133,9 +133,6 @@ func longestAffix(text string, list map[string]int8, fix func(s, affix string) b
 // Systems above 8 kW take around 150 minutes" for "under 8 kW … two and a
 // half hours").
 func boundConflict(st, question, best *span, sents []*span, covs []float64) (string, bool) {
-	if !slices.ContainsFunc(st.quants, func(q quantity) bool { return q.bound != 0 }) {
-		return "", false
-	}
 	// Another sentence that covers the statement may give the number as it
 	// does ("claims filed over 30 days … are rejected; claims must be filed
 	// within 30 days").
@@ -148,29 +145,13 @@ func boundConflict(st, question, best *span, sents []*span, covs []float64) (str
 		if q.bound == 0 || q.date {
 			continue
 		}
-		companions := map[int]bool{}
-		for _, o := range st.quants {
-			if sameQuantity(o, q) {
-				continue
-			}
-			for _, c := range best.quants {
-				if sameQuantity(c, o) {
-					companions[c.clause] = true
-				}
-			}
-		}
-		var all, withCompanion []quantity
+		companions := map[int]bool{} // clauses of the sentence with another of the statement's numbers
 		for _, c := range best.quants {
-			if sameQuantity(c, q) {
-				all = append(all, c)
-				if companions[c.clause] {
-					withCompanion = append(withCompanion, c)
-				}
-			}
+			companions[c.clause] = companions[c.clause] || slices.ContainsFunc(st.quants, func(o quantity) bool { return !sameQuantity(o, q) && sameQuantity(c, o) })
 		}
-		occ := all
-		if len(withCompanion) > 0 {
-			occ = withCompanion
+		occ := slices.DeleteFunc(slices.Clone(best.quants), func(c quantity) bool { return !sameQuantity(c, q) })
+		if with := slices.DeleteFunc(slices.Clone(occ), func(c quantity) bool { return !companions[c.clause] }); len(with) > 0 {
+			occ = with
 		}
 		if len(occ) == 0 {
 			continue

@@ -70,10 +70,8 @@ func tiesAsSaid(st, q, b, t *span) bool {
 			return false
 		}
 	}
-	if r, ok := namedAsWritten(ofJoins.Replace(st.text), withReferent(b), q, wholeNames(b)...); !ok && !tied(r) {
-		return false
-	}
-	return true
+	r, ok := namedAsWritten(ofJoins.Replace(st.text), withReferent(b), q, wholeNames(b)...)
+	return ok || tied(r)
 }
 
 // nameRelation is the stem of the word that ties a name to the rest of the
@@ -126,8 +124,5 @@ func namesIn(first, head name, sp *span) bool {
 	if first == head {
 		return headOf(sp, head.feat, nil, true)
 	}
-	if !capitalIn(sp, head.feat) {
-		return false
-	}
-	return capitalIn(sp, first.feat) || phrase.ShortFirst(strings.TrimPrefix(first.feat, "w:"), strings.TrimPrefix(head.feat, "w:"), phrase.Stems(sp.text))
+	return capitalIn(sp, head.feat) && (capitalIn(sp, first.feat) || phrase.ShortFirst(strings.TrimPrefix(first.feat, "w:"), strings.TrimPrefix(head.feat, "w:"), phrase.Stems(sp.text)))
 }

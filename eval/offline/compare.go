@@ -107,11 +107,21 @@ func itemValue(c comparison, its []item, k int, sents []*span, about map[string]
 	return value{}, false
 }
 
-// piecesValue is the first piece's value of the comparison's kind.
+// piecesValue is the first piece's value of the comparison's kind: a year
+// for points in time (not a decade's), else the first quantity with a unit.
 func piecesValue(c comparison, pieces []*span) (value, bool) {
 	for _, p := range pieces {
-		if val, ok := kindValue(c, p.quants); ok {
-			return val, true
+		for _, q := range p.quants {
+			if v, err := strconv.ParseFloat(q.value, 64); err == nil && c.Time && !q.span && (q.unit == "" || q.unit == "年") && v >= 1000 && v <= 2200 && v == float64(int(v)) {
+				return value{q: quantity{value: q.value, unit: "year", text: q.text}, v: v}, true
+			}
+		}
+		for _, q := range p.quants {
+			// Points in time without a year: days of a month (每月20日). A
+			// year is no amount ("1931年鼎盛时期有工人220名" compares 220名).
+			if v, err := strconv.ParseFloat(q.value, 64); err == nil && q.unit != "" && q.unit != "月" && q.unit != "weekday" && (!c.Time || q.unit == dayUnit) && !(q.unit == "年" && v >= 1000) {
+				return value{q: q, v: v}, true
+			}
 		}
 	}
 	return value{}, false
@@ -146,24 +156,6 @@ func namesOther(its []item, k int, text string, sp *span) bool {
 		}
 	}
 	return false
-}
-
-// kindValue: a year for points in time (not a decade's), else the first
-// quantity with a unit.
-func kindValue(c comparison, qs []quantity) (value, bool) {
-	for _, q := range qs {
-		if v, err := strconv.ParseFloat(q.value, 64); err == nil && c.Time && !q.span && (q.unit == "" || q.unit == "年") && v >= 1000 && v <= 2200 && v == float64(int(v)) {
-			return value{q: quantity{value: q.value, unit: "year", text: q.text}, v: v}, true
-		}
-	}
-	for _, q := range qs {
-		// Points in time without a year: days of a month (每月20日). A
-		// year is no amount ("1931年鼎盛时期有工人220名" compares 220名).
-		if v, err := strconv.ParseFloat(q.value, 64); err == nil && q.unit != "" && q.unit != "月" && q.unit != "weekday" && (!c.Time || q.unit == dayUnit) && !(q.unit == "年" && v >= 1000) {
-			return value{q: q, v: v}, true
-		}
-	}
-	return value{}, false
 }
 
 // comparisonVerdict decides a statement that compares items when the
@@ -368,10 +360,7 @@ func rowItems(c comparison, st *span, sents []*span, about map[string]bool) ([]i
 		texts = append(texts, of.named[0])
 		vals = append(vals, v)
 	}
-	if its := items(texts); len(its) == len(vals) {
-		return its, vals
-	}
-	return nil, nil
+	return items(texts), vals // no items when their words cannot tell them apart
 }
 
 // compared are the features of what is compared ("deductible", 年假): the
@@ -516,16 +505,13 @@ func tiedConflict(st *span, sents []*span) (Evidence, bool) {
 
 // chunksAbout are the chunks that name item k and no other: "设计时速160公里" there is k's.
 func chunksAbout(its []item, k int, sents []*span) map[uint64]bool {
-	out, other := map[uint64]bool{}, map[uint64]bool{}
+	out := map[uint64]bool{} // false, once a sentence of the chunk names another
 	for _, cs := range sents {
 		if namesOther(its, k, cs.text, cs) {
-			other[cs.chunk] = true
-		} else if its[k].named(cs.text, cs) {
+			out[cs.chunk] = false
+		} else if _, seen := out[cs.chunk]; !seen && its[k].named(cs.text, cs) {
 			out[cs.chunk] = true
 		}
-	}
-	for c := range other {
-		delete(out, c)
 	}
 	return out
 }

@@ -43,14 +43,8 @@ func hanAnswerConflict(st, q, best *span, sents []*span) (string, bool) {
 	if len(rel) < 2 {
 		return "", false // one pair of characters ties too little (作者 of 是作者的保姆)
 	}
-	tied := func(feats map[string]bool) bool { // the analysis's pairs are hanBigrams'
-		for b := range rel {
-			if !feats["h:"+b] {
-				return false
-			}
-		}
-		return true
-	}
+	// The analysis's pairs are hanBigrams'.
+	tied := func(feats map[string]bool) bool { return overlap(rel, feats) == len(rel) }
 	if !strings.Contains(best.text, answer) || tied(best.feats) || dangling(best) {
 		return "", false
 	}
@@ -97,11 +91,11 @@ func hanAnswer(rs []rune, question string) (start, end int) {
 }
 
 // hanBigrams are the content pairs of characters of a text's Han runs, as
-// the analysis reads them (phrase.HanFeatures).
+// the analysis reads them (phrase.HanFeatures: "h:" features).
 func hanBigrams(text string) map[string]bool {
 	out := map[string]bool{}
 	for _, run := range strings.FieldsFunc(text, func(r rune) bool { return !isHan(r) }) {
-		phrase.HanFeatures(run, func(f string) { out[strings.TrimPrefix(f, "h:")] = true }, func(string) {})
+		phrase.HanFeatures(run, func(f string) { out[f] = true }, func(string) {})
 	}
 	return out
 }

@@ -52,10 +52,7 @@ func listConflict(st *span, q quantity, cs *span) (string, bool) {
 	if q.date || !ownCount(st.text, q) {
 		return "", false
 	}
-	_, list, ok := cutColon(cs.text, true)
-	if !ok {
-		return "", false
-	}
+	_, list, _ := cutColon(cs.text, true) // none after no colon
 	if n := listItems(list); n > 1 && strconv.Itoa(n) != q.value {
 		return fmt.Sprintf("statement counts %s where the context lists %d", q.text, n), true
 	}
@@ -95,7 +92,7 @@ func listParts(list string) []string {
 		list, _, _ = strings.Cut(list, "\n")
 		list, _, _ = strings.Cut(list, "。")
 		sep := "、"
-		if parts := strings.Split(list, "；"); len(parts) > 1 {
+		if strings.Contains(list, "；") {
 			sep = "；"
 		} else {
 			list, _, _ = strings.Cut(list, "，")
@@ -219,11 +216,8 @@ func listVerdict(st, q *span, sents []*span) (Evidence, bool) {
 	if !slices.ContainsFunc(sents, func(cs *span) bool { return cs.items > 0 }) {
 		return Evidence{}, false // no list to read: most contexts
 	}
-	leadIn, list, ok := cutColon(st.text, false)
-	if !ok {
-		return Evidence{}, false
-	}
-	parts := listParts(list)
+	leadIn, list, _ := cutColon(st.text, false)
+	parts := listParts(list) // none after no colon
 	head := analyze(leadIn)
 	count, counted := statedCount(head, leadIn)
 	// An English colon before clauses ("ran more efficiently: its PUE was

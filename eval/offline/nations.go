@@ -62,7 +62,7 @@ func nationIn(sentence string, skip func(string) bool) string {
 		if cs := demonymCountries(t); cs != "" && (i+1 == len(w) || !phrase.Capitalised(phrase.TrimWord(w[i+1])) || demonymCountries(phrase.TrimWord(w[i+1])) != "") {
 			return cs
 		}
-		if i > 0 && afterPlace[strings.ToLower(phrase.TrimWord(w[i-1]))] {
+		if afterPlace[strings.ToLower(phrase.TrimWord(w[i-1]))] {
 			for n := min(4, len(w)-i); n > 0; n-- {
 				name := strings.ToLower(strings.TrimSuffix(phrase.TrimWord(strings.Join(w[i:i+n], " ")), "'s"))
 				if c, ok := countryNames[strings.TrimPrefix(name, "the ")]; ok {
@@ -122,18 +122,15 @@ func demonymAt(lx []lex.Lexeme, i int, context bool) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	for j := i + 1; j < len(lx); j++ {
-		switch {
-		case lx[j].Kind == 'p' && lx[j].Text == "-":
-			continue
-		case lx[j].Kind != 'w' || !lx[j].Capital:
-			return country, true
-		default:
-			_, ok := demonyms[lx[j].Text]
-			return country, ok
-		}
+	j := i + 1
+	for j < len(lx) && lx[j].Kind == 'p' && lx[j].Text == "-" {
+		j++
 	}
-	return country, true // "... is Chilean."
+	if j == len(lx) || lx[j].Kind != 'w' || !lx[j].Capital {
+		return country, true // "... is Chilean."
+	}
+	_, ok = demonyms[lx[j].Text]
+	return country, ok
 }
 
 // otherNationGiven: q is a demonym and the sentence gives another of the

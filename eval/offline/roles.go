@@ -108,11 +108,8 @@ func shareConflict(st, cs *span) (string, bool) {
 	if len(cs.quants) > maxShares || len(cs.text) > maxShareText || !sharedUnit(cs) {
 		return "", false
 	}
-	sh := sharesOf.Get(cs.text, readShares)
+	sh := sharesOf.Get(cs.text, readShares) // no pieces when it has fewer than two
 	pieces, parties := sh.pieces, sh.parties
-	if len(pieces) < 2 {
-		return "", false
-	}
 	named := func(i int) bool {
 		return slices.ContainsFunc(parties[i], func(f string) bool { return st.feats[f] })
 	}
