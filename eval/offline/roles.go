@@ -108,10 +108,9 @@ func shareConflict(st, cs *span) (string, bool) {
 	if len(cs.quants) > maxShares || len(cs.text) > maxShareText || !sharedUnit(cs) {
 		return "", false
 	}
-	sh := sharesOf.Get(cs.text, readShares) // no pieces when it has fewer than two
-	pieces, parties := sh.pieces, sh.parties
+	pieces := sharesOf.Get(cs.text, readShares) // none when it has fewer than two
 	named := func(i int) bool {
-		return slices.ContainsFunc(parties[i], func(f string) bool { return st.feats[f] })
+		return slices.ContainsFunc(pieces[i].party, func(f string) bool { return st.feats[f] })
 	}
 	for _, sq := range st.quants {
 		a := slices.IndexFunc(pieces, func(p piece) bool { return givesExactly(p.sp, sq) })
@@ -128,21 +127,17 @@ func shareConflict(st, cs *span) (string, bool) {
 	return "", false
 }
 
-// shares are a sentence's pieces with a quantity each and their parties,
+// sharesOf are a sentence's pieces with a quantity each and their parties,
 // read once per sentence however many statements it is tested against.
-type shares struct {
-	pieces  []piece
-	parties [][]string
-}
+var sharesOf = memo.New[[]piece](analysisCacheSize)
 
-var sharesOf = memo.New[shares](analysisCacheSize)
-
-func readShares(text string) shares {
+func readShares(text string) []piece {
 	p := quantityPieces(text)
 	if len(p) < 2 {
-		return shares{}
+		return nil
 	}
-	return shares{p, pieceParties(p)}
+	setParties(p)
+	return p
 }
 
 // maxShares and maxShareText bound the sentences read for shares, whose
@@ -179,12 +174,13 @@ func givesExactly(sp *span, q quantity) bool {
 	return slices.ContainsFunc(sp.quants, func(c quantity) bool { return c.value == q.value && (c.unit == q.unit || q.unit == "") })
 }
 
-// piece is a part of a sentence with its quantity, and the features
-// before and after the quantity.
+// piece is a part of a sentence with its quantity, the features before
+// and after the quantity, and its party's (setParties).
 type piece struct {
 	sp            *span
 	q             quantity
 	before, after map[string]bool
+	party         []string
 }
 
 // pieceJoins cut a sentence into the pieces that give a quantity each.
@@ -257,9 +253,9 @@ func yearFeat(f string) bool {
 	return strings.HasPrefix(f, "n:") && err == nil && y >= 1900 && y <= 2100
 }
 
-// pieceParties are each piece's party words: those no other piece has, on
+// setParties sets each piece's party words: those no other piece has, on
 // the side of the quantity where the later pieces have theirs.
-func pieceParties(pieces []piece) [][]string {
+func setParties(pieces []piece) {
 	own := func(i int, side map[string]bool) []string {
 		var out []string
 		for f := range side {
@@ -274,16 +270,14 @@ func pieceParties(pieces []piece) [][]string {
 		before += len(own(i+1, p.before))
 		after += len(own(i+1, p.after))
 	}
-	out := make([][]string, len(pieces))
 	for i, p := range pieces {
 		if before >= after {
-			out[i] = own(i, p.before)
+			pieces[i].party = own(i, p.before)
 		}
 		if after >= before {
-			out[i] = append(out[i], own(i, p.after)...)
+			pieces[i].party = append(pieces[i].party, own(i, p.after)...)
 		}
 	}
-	return out
 }
 
 // conjunctConflict: two parallel phrases joined by "and", the second opening
