@@ -66,8 +66,7 @@ func (it item) shortFirstIn(text string) bool {
 type value struct {
 	q    quantity
 	v    float64
-	from int   // the index of the sentence that gives it
-	cell *span // a table's cell or a record's field, read with its keys (rowItems)
+	from int // the index of the sentence that gives it (of rowItems, the cell or field with its keys)
 }
 
 func itemValue(c comparison, its []item, k int, sents []*span, about map[string]bool) (value, bool) {
@@ -189,7 +188,7 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 		}
 		about = compared(st, q, c, its)
 		for _, v := range vals {
-			if !c.Time && !saysOf(v.cell, about) {
+			if !c.Time && !saysOf(sents[v.from], about) {
 				return Evidence{}, false
 			}
 		}
@@ -356,7 +355,7 @@ func rowItems(c comparison, st *span, sents []*span, about map[string]bool) ([]i
 		if !ok {
 			return nil, nil
 		}
-		v.from, v.cell = i, o
+		v.from = i
 		texts = append(texts, of.named[0])
 		vals = append(vals, v)
 	}

@@ -108,9 +108,7 @@ func listParts(list string) []string {
 		}
 	}
 	list = strings.TrimRight(strings.Join(lines, ", "), ".?! ")
-	if s, _, found := strings.Cut(list, ". "); found {
-		list = s
-	}
+	list, _, _ = strings.Cut(list, ". ")
 	sep := ","
 	if strings.Contains(list, ";") {
 		sep = ";"

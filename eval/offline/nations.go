@@ -152,7 +152,7 @@ func lowercased(lx []lex.Lexeme) bool {
 // Only names: a demonym may be a language's ("Italian: Onorata Società"),
 // so the country's words are not covered by it.
 func byDemonym(text string, cs *span) []string {
-	if !slices.ContainsFunc(cs.quants, func(x quantity) bool { return x.unit == nationUnit }) {
+	if !cs.units[nationUnit] {
 		return nil
 	}
 	ws := strings.Fields(strings.ToLower(text))
