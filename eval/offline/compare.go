@@ -210,15 +210,12 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 	if !own && !onlyNames(st, q, its[x]) {
 		return Evidence{}, false
 	}
-	if vals == nil {
-		vals = make([]value, len(its))
-		for k := range its {
-			v, ok := itemValue(c, its, k, sents, about)
-			if !ok {
-				return Evidence{}, false
-			}
-			vals[k] = v
+	for len(vals) < len(its) { // the question's items, not rowItems: their values
+		v, ok := itemValue(c, its, len(vals), sents, about)
+		if !ok {
+			return Evidence{}, false
 		}
+		vals = append(vals, v)
 	}
 	best, given := x, []string{}
 	for k, it := range its {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
@@ -116,7 +117,7 @@ func listParts(list string) []string {
 	parts := strings.Split(list, sep)
 	// A comma between digits is a number's ("$10,000").
 	for k := len(parts) - 1; k > 0; k-- {
-		if a, b := parts[k-1], parts[k]; sep == "," && a != "" && b != "" && isDigit(a[len(a)-1]) && isDigit(b[0]) {
+		if a, b := parts[k-1], parts[k]; sep == "," && a != "" && b != "" && unicode.IsDigit(rune(a[len(a)-1])) && unicode.IsDigit(rune(b[0])) {
 			parts[k-1] += "," + b
 			parts = append(parts[:k], parts[k+1:]...)
 		}
@@ -162,8 +163,6 @@ func joinedLast(parts, joins []string) []string {
 	}
 	return out
 }
-
-func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // listMarker opens an item of a list: 1. 1) (1) （1） ① 一、 - • and the like.
 var listMarker = regexp.MustCompile(`^(?:\d{1,2}[.)、]|[（(]\d{1,2}[)）]|[（(][一二三四五六七八九十]{1,2}[)）]|[一二三四五六七八九十]{1,2}、|[①-⑳]|[-*•·])\s*`)

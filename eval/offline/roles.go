@@ -199,7 +199,7 @@ func quantityPieces(text string) []piece {
 			}
 		}
 		acc += " " + rest[:cut]
-		rest = rest[min(len(rest), cut+n):]
+		rest = rest[cut+n:]
 		sp := analyze(acc)
 		// An aside in brackets gives no share ("a bag (up to 23 kg) can be
 		// added online for EUR 40").
