@@ -428,12 +428,10 @@ func saysMore(c clause, st, q *span) bool {
 
 // namesOnly: the clause is capitalised words joined by "and" or "or".
 func namesOnly(c clause) bool {
-	for _, w := range strings.Fields(c.text) {
-		if t := phrase.TrimWord(w); t != "" && !phrase.Capitalised(t) && t != "and" && t != "or" && t != "&" {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(strings.Fields(c.text), func(w string) bool {
+		t := phrase.TrimWord(w)
+		return t != "" && !phrase.Capitalised(t) && t != "and" && t != "or" && t != "&"
+	})
 }
 
 // valueOfItsOwn reports whether a clause of the sentence gives a value that
