@@ -187,10 +187,8 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 			return Evidence{}, false
 		}
 		about = compared(st, q, c, its)
-		for _, v := range vals {
-			if !c.Time && !saysOf(sents[v.from], about) {
-				return Evidence{}, false
-			}
+		if !c.Time && slices.ContainsFunc(vals, func(v value) bool { return !saysOf(sents[v.from], about) }) {
+			return Evidence{}, false
 		}
 	}
 	// The statement's item: the first it names.

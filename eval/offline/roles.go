@@ -40,11 +40,8 @@ func roleConflict(st, q, cs *span) (string, bool) {
 		if !says(a.Verb) || partyNamed(st, a) {
 			continue
 		}
-		for _, b := range roles {
-			if b.Verb == a.Verb || says(b.Verb) || !partyNamed(st, b) {
-				continue
-			}
-			return fmt.Sprintf("the context gives %q and %q", a.Text, b.Text), true
+		if k := slices.IndexFunc(roles, func(b phrase.Role) bool { return b.Verb != a.Verb && !says(b.Verb) && partyNamed(st, b) }); k >= 0 {
+			return fmt.Sprintf("the context gives %q and %q", a.Text, roles[k].Text), true
 		}
 		if n := phrase.OtherAgent(st.text, a.Verb, roles, cs.text); n != "" {
 			return fmt.Sprintf("the context gives %q, not to %s", a.Text, n), true
