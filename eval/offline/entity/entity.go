@@ -139,7 +139,8 @@ func enNameSpans(text string) []entitySpan {
 			continue
 		}
 		if !isCapitalised(w) {
-			sentenceStart = sentenceStart && !isWord(w)
+			r, _ := utf8.DecodeRuneInString(w)
+			sentenceStart = sentenceStart && !unicode.IsLetter(r)
 			i++
 			continue
 		}
@@ -171,11 +172,6 @@ func enNameSpans(text string) []entitySpan {
 func isCapitalised(w string) bool {
 	r, n := utf8.DecodeRuneInString(w)
 	return unicode.IsUpper(r) && (n < len(w) || r != 'I' && r != 'A')
-}
-
-func isWord(w string) bool {
-	r, _ := utf8.DecodeRuneInString(w)
-	return unicode.IsLetter(r)
 }
 
 // Chinese proper-name suffixes, longest first (大学 before 学).

@@ -1,6 +1,7 @@
 package norm
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/bits"
@@ -117,22 +118,13 @@ func Computed(d Date, given []string) string {
 		spans = append(spans, Spans(g)...)
 	}
 	for _, b := range bases {
-		year := b.Year
-		if year == 0 {
-			if year = d.Year; year == 0 {
-				year = 2001 // no leap day: the day of the month is what counts
-			}
-		}
-		from := time.Date(year, b.Month, b.Day, 0, 0, 0, 0, time.UTC)
+		// A year neither writes: 2001, no leap day, as the day of the month is what counts.
+		from := time.Date(cmp.Or(b.Year, d.Year, 2001), b.Month, b.Day, 0, 0, 0, 0, time.UTC)
 		for _, s := range spans {
 			for _, sign := range []int{1, -1} {
 				to := from.AddDate(0, sign*s.Months, sign*s.Days)
 				if to.Month() == d.Month && to.Day() == d.Day && (d.Year == 0 || b.Year == 0 || to.Year() == d.Year) {
-					op := "+"
-					if sign < 0 {
-						op = "−"
-					}
-					return fmt.Sprintf("%s %s %s = %s", b.Text, op, s.Text, d.Text)
+					return fmt.Sprintf("%s %s %s = %s", b.Text, map[int]string{1: "+", -1: "−"}[sign], s.Text, d.Text)
 				}
 			}
 		}

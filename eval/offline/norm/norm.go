@@ -115,24 +115,19 @@ var spokenMoney = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十
 // asYuan rewrites a spokenMoney match in yuan.
 func asYuan(m string) string {
 	g := spokenMoney.FindStringSubmatch(m)
+	// g[2], g[4] and g[5] are one digit each, always read.
 	if g[1] != "" { // N块M
-		n, ok1 := digitsOrCN(g[1])
-		d, ok2 := digitsOrCN(g[2])
-		if !ok1 || !ok2 {
-			return m
-		}
-		return fmt.Sprintf("%d.%d元", n, d)
-	}
-	d, ok := digitsOrCN(g[4])
-	if !ok {
-		return m
-	}
-	cents := ""
-	if g[5] != "" {
-		c, ok := digitsOrCN(g[5])
+		n, ok := digitsOrCN(g[1])
 		if !ok {
 			return m
 		}
+		d, _ := digitsOrCN(g[2])
+		return fmt.Sprintf("%d.%d元", n, d)
+	}
+	d, _ := digitsOrCN(g[4])
+	cents := ""
+	if g[5] != "" {
+		c, _ := digitsOrCN(g[5])
 		cents = strconv.Itoa(c)
 	}
 	return fmt.Sprintf("%s0.%d%s元", g[3], d, cents)
@@ -180,11 +175,7 @@ func timesMagnitude(m string) string {
 	if err != nil {
 		return m
 	}
-	mul := magnitudeOf[strings.ToLower(word)]
-	if mul == 0 {
-		return m
-	}
-	return symbol + strconv.FormatFloat(f*mul, 'f', -1, 64)
+	return symbol + strconv.FormatFloat(f*magnitudeOf[strings.ToLower(word)], 'f', -1, 64)
 }
 
 // clockTime is a time of day by the 12-hour clock: "5 pm", "9:30 a.m.",

@@ -33,10 +33,10 @@ func Sentences(text string) (out []string, afterSemicolon []bool) {
 	}
 	for k, seg := range segs {
 		carry.WriteString(seg)
-		// UAX #29 breaks after an initial ("J. Robert"), an abbreviation
-		// ("Mr. Smith") and a title's ! or ? before lower case ("Jeopardy!
+		// UAX #29 breaks after an initial, an abbreviation, an inline
+		// list's number and a title's ! or ? before lower case ("Jeopardy!
 		// is"): the sentence continues.
-		if endsWithInitial(seg) || endsWithAbbreviation(seg) || endsWithListNumber(seg) || k+1 < len(segs) && exclaimedTitle(seg, segs[k+1]) {
+		if periodContinues(seg) || k+1 < len(segs) && exclaimedTitle(seg, segs[k+1]) {
 			continue
 		}
 		flush()
@@ -58,24 +58,22 @@ func exclaimedTitle(sent, next string) bool {
 // abbreviations end in a period without ending a sentence (Mr., v., No.).
 var abbreviations = words.Set("abbreviations")
 
-// endsWithAbbreviation reports whether s ends with one of abbreviations:
-// joining two sentences ("Inc.") loses less than cutting a name.
-func endsWithAbbreviation(s string) bool {
+// periodContinues: s ends at a period that ends no sentence: an initial's
+// ("J. Robert"), an abbreviation's ("Mr. Smith": joining two sentences,
+// "Inc.", loses less than cutting a name), or an inline list's number's
+// ("以下文件：1.", "； 2."), which opens the item after it; not a clock's
+// minutes' ("15:21.").
+func periodContinues(s string) bool {
 	t, ok := strings.CutSuffix(strings.TrimRight(s, " "), ".")
 	if !ok {
 		return false
 	}
+	if n := len(t); n >= 1 && t[n-1] >= 'A' && t[n-1] <= 'Z' && (n == 1 || t[n-2] == ' ' || t[n-2] == '.') {
+		return true // an initial
+	}
 	i := strings.LastIndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
-	w := t[i+1:]
-	return w != "" && len(w) <= 6 && abbreviations[strings.ToLower(w)] && (i < 0 || t[i] == ' ' || t[i] == '(')
-}
-
-// endsWithListNumber: s ends with an inline list's number ("以下文件：1.",
-// "； 2."), which opens the item after it; not a clock's minutes ("15:21.").
-func endsWithListNumber(s string) bool {
-	t, ok := strings.CutSuffix(strings.TrimRight(s, " "), ".")
-	if !ok {
-		return false
+	if w := t[i+1:]; w != "" && len(w) <= 6 && abbreviations[strings.ToLower(w)] && (i < 0 || t[i] == ' ' || t[i] == '(') {
+		return true
 	}
 	d := strings.TrimRightFunc(t, unicode.IsDigit)
 	if n := len(t) - len(d); n == 0 || n > 2 {
@@ -90,12 +88,6 @@ func endsWithListNumber(s string) bool {
 		return false
 	}
 	return strings.ContainsRune(":：;；", r)
-}
-
-func endsWithInitial(s string) bool {
-	t := strings.TrimRight(s, " ")
-	n := len(t)
-	return n >= 2 && t[n-1] == '.' && t[n-2] >= 'A' && t[n-2] <= 'Z' && (n == 2 || t[n-3] == ' ' || t[n-3] == '.')
 }
 
 // unglue inserts the missing space of scraped text's "century.First": after
@@ -116,29 +108,6 @@ func unglue(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// cutAny cuts s at each of the separator runes, except a ',' between digits
-// and a semicolon inside a parenthesis ("Ann Lee (painter; born 1950) is…").
-func cutAny(s, seps string) []string {
-	var out []string
-	rs := []rune(s)
-	inParen := parenthesised(rs)
-	start := 0
-	for i, r := range rs {
-		if !strings.ContainsRune(seps, r) {
-			continue
-		}
-		if r == ',' && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]) {
-			continue
-		}
-		if (r == ';' || r == '；') && inParen != nil && inParen[i] {
-			continue
-		}
-		out = append(out, string(rs[start:i]))
-		start = i + 1
-	}
-	return append(out, string(rs[start:]))
 }
 
 // parenthesised marks the runes inside a parenthesis that closes in rs, or
@@ -174,15 +143,29 @@ func parenthesised(rs []rune) []bool {
 	return in
 }
 
-// ContentPieces are the pieces of s cut at seps (cutAny), trimmed, that
-// have content.
+// ContentPieces are the pieces of s cut at each of the separator runes,
+// trimmed, that have content; not cut at a ',' between digits nor at a
+// semicolon inside a parenthesis ("Ann Lee (painter; born 1950) is…").
 func ContentPieces(s, seps string) []string {
 	var out []string
-	for _, p := range cutAny(s, seps) {
-		if p = strings.TrimSpace(p); HasContent(p) {
+	rs := []rune(s)
+	inParen := parenthesised(rs)
+	add := func(piece []rune) {
+		if p := strings.TrimSpace(string(piece)); HasContent(p) {
 			out = append(out, p)
 		}
 	}
+	start := 0
+	for i, r := range rs {
+		if !strings.ContainsRune(seps, r) ||
+			r == ',' && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]) ||
+			(r == ';' || r == '；') && inParen != nil && inParen[i] {
+			continue
+		}
+		add(rs[start:i])
+		start = i + 1
+	}
+	add(rs[start:])
 	return out
 }
 

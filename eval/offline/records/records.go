@@ -147,7 +147,7 @@ func Records(text string) []Record {
 			flush()
 		case lineField, lineAnswer:
 			// A list item starts a record; a line of fields continues one.
-			if t != strings.TrimSpace(plaintext.LineMark.ReplaceAllString(t, "")) {
+			if plaintext.LineMark.MatchString(t) {
 				if !inList {
 					heading, cur = cur, nil
 				}
