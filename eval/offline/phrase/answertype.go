@@ -70,7 +70,11 @@ func TypedNames(sentence string, kind []string) []string {
 		}
 		end := i + len(kind)
 		if end < len(w) && !EndsInPunct(w[end-1]) && Capitalised(TrimWord(w[end])) && definite(w, i) {
-			if n := trimName(w[end:nameEndPastInitials(w, end)]); n != "" {
+			e := NameEnd(w, end)
+			for e < len(w) && len(TrimWord(w[e-1])) == 1 && strings.HasSuffix(w[e-1], ".") && Capitalised(TrimWord(w[e])) {
+				e = NameEnd(w, e) // past the point of an initial ("William T. Anderson")
+			}
+			if n := trimName(w[end:e]); n != "" {
 				out = append(out, n)
 			}
 		}
@@ -87,16 +91,6 @@ func TypedNames(sentence string, kind []string) []string {
 		}
 	}
 	return out
-}
-
-// nameEndPastInitials is NameEnd, past the point of an initial ("William T.
-// Anderson").
-func nameEndPastInitials(w []string, from int) int {
-	end := NameEnd(w, from)
-	for end < len(w) && len(TrimWord(w[end-1])) == 1 && strings.HasSuffix(w[end-1], ".") && Capitalised(TrimWord(w[end])) {
-		end = NameEnd(w, end)
-	}
-	return end
 }
 
 // definite: the noun phrase that ends at w[i:] opens on "the" (or a

@@ -148,7 +148,7 @@ func NameRuns(text string) []string {
 		default:
 			flush()
 		}
-		if t != w && strings.ContainsAny(w[len(w)-1:], ",;:.!?()\"") || possessive(t) {
+		if t != w && strings.ContainsAny(w[len(w)-1:], ",;:.!?()\"") || strings.HasSuffix(t, "'s") || strings.HasSuffix(t, "’s") {
 			flush() // "Orvel Cloud's Basic plan": the owner's name ends at its 's
 		}
 	}
@@ -165,11 +165,6 @@ func Stems(text string) []string {
 		}
 	}
 	return out
-}
-
-// possessive: the word ends in 's or s'.
-func possessive(w string) bool {
-	return strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s") || strings.HasSuffix(w, "s'")
 }
 
 // ContainsSeq reports whether seq has the words of sub in order, each

@@ -165,19 +165,10 @@ const maxSubjectWords = 8
 // The subject is the claim's opening, up to its first comma, and the
 // predicate after the second opens on a lowercase word.
 func Unnest(claim string) []string {
-	first := strings.Index(claim, ", ")
-	if first <= 0 {
-		return []string{claim}
-	}
-	subject := claim[:first]
-	rest := claim[first+2:]
-	second := strings.Index(rest, ", ")
-	if second <= 0 {
-		return []string{claim}
-	}
-	inner, pred := rest[:second], rest[second+2:]
+	subject, rest, _ := strings.Cut(claim, ", ")
+	inner, pred, ok := strings.Cut(rest, ", ") // rest is "" without a first comma
 	sw, iw, pw := strings.Fields(subject), strings.Fields(inner), strings.Fields(pred)
-	if len(sw) == 0 || len(sw) > maxSubjectWords || len(iw) < 2 || len(pw) < 2 || !verbLike(pw[0]) || !capitalStart(sw[0]) {
+	if !ok || len(sw) == 0 || len(sw) > maxSubjectWords || len(iw) < 2 || len(pw) < 2 || !verbLike(pw[0]) || !capitalStart(sw[0]) {
 		return []string{claim}
 	}
 	if w := strings.ToLower(sw[0]); len(sw) == 1 && (sentenceAdverbs[w] || strings.HasSuffix(w, "ly")) || sw[0] != strings.TrimRight(sw[0], ":;") {
