@@ -79,9 +79,8 @@ func Spans(t string) []Span {
 			n, unit = m[4], m[6]
 		}
 		v, err := strconv.Atoi(n)
-		if err != nil {
-			w, ok := NumberWords[strings.ToLower(n)]
-			if v, err = strconv.Atoi(w); !ok || err != nil {
+		if err != nil { // a number word; another word reads as "", no number
+			if v, err = strconv.Atoi(NumberWords[strings.ToLower(n)]); err != nil {
 				continue
 			}
 		}
