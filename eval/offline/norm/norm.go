@@ -172,10 +172,11 @@ func timesMagnitude(m string) string {
 		symbol = string(r)
 	}
 	f, err := strconv.ParseFloat(num, 64)
-	if err != nil {
+	mul, ok := magnitudeOf[strings.ToLower(word)]
+	if err != nil || !ok { // a word the pattern gains but the table lacks must not read as 0
 		return m
 	}
-	return symbol + strconv.FormatFloat(f*magnitudeOf[strings.ToLower(word)], 'f', -1, 64)
+	return symbol + strconv.FormatFloat(f*mul, 'f', -1, 64)
 }
 
 // clockTime is a time of day by the 12-hour clock: "5 pm", "9:30 a.m.",
