@@ -128,6 +128,12 @@ func TestReadFormats(t *testing.T) {
 			want:   []eval.Sample{smp(1, "", "q1", "a1", nil, ""), smp(2, "", "q2", "a2", nil, "")},
 		},
 		{
+			name: "two exported files joined: a BOM on each", file: "d.jsonl",
+			in:     "\uFEFF" + `{"question":"q1","answer":"a1"}` + "\r\n\uFEFF" + `{"question":"q2","answer":"a2"}` + "\r\n",
+			format: FormatJSONL,
+			want:   []eval.Sample{smp(1, "", "q1", "a1", nil, ""), smp(2, "", "q2", "a2", nil, "")},
+		},
+		{
 			name: "JSON array in a .jsonl file", file: "d.jsonl",
 			in:     "[\r\n{\"question\":\"q\",\"answer\":\"a\"}\r\n]\r\n",
 			format: FormatJSON,
@@ -225,7 +231,7 @@ func TestReadErrors(t *testing.T) {
 		},
 		{
 			name: "jsonl line that is an array", file: "d.txt", opt: Options{Format: "jsonl"}, in: "[\n{\"question\":\"q\",\"answer\":\"a\"}\n]",
-			line: 1, skippable: true, want: []string{"d.txt:1: is not valid JSON", "--format json"},
+			line: 1, skippable: true, want: []string{"d.txt:1: is not valid JSON", "holding one JSON array: name it .json"},
 		},
 		{
 			name: "jsonl line that is a string", file: "d.jsonl", in: "\"q\"\n",
@@ -259,7 +265,7 @@ func TestReadErrors(t *testing.T) {
 		{name: "unknown map field", file: "d.csv", opt: Options{Map: map[string]string{"answr": "x"}}, in: "x", want: []string{`unknown field "answr"`}},
 		{
 			name: "samples key hint in jsonl", file: "d.jsonl", opt: Options{Format: "jsonl"}, in: `{"v":1,"samples":[{"question":"q","answer":"a"}]}`,
-			line: 1, field: "question", skippable: true, want: []string{"pass --format json"},
+			line: 1, field: "question", skippable: true, want: []string{`holding a "samples" list: name it .json`},
 		},
 	}
 	checkReadErrors(t, tests)

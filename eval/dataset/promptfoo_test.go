@@ -71,6 +71,15 @@ func TestPromptfooConfigReferences(t *testing.T) {
 			},
 		},
 		{
+			name: "a CSV tests file: __description is the id, as description is in YAML",
+			files: map[string]string{
+				"promptfooconfig.yaml": "tests: file://tests/*.csv\n",
+				"tests/a.csv":          "__expected,query,context,answer,__description\ncontains:5,年假几天,年休假5天。,5天,csv-1\n",
+				"tests/b.csv":          "query,answer,description\nq,a,plain\n",
+			},
+			want: []string{"csv-1|年假几天|5天|年休假5天。||2", "plain|q|a|||2"},
+		},
+		{
 			name: "tests: one reference to a directory, read in name order",
 			files: map[string]string{
 				"promptfooconfig.yaml": "tests: file://tests/\n",

@@ -141,6 +141,39 @@ func NewSession(cfg *Config, st cache.Store) (*Session, error) {
 	return s, nil
 }
 
+// shownSkipped is how many skipped records the terminal lists; the log
+// (--log) lists every one the loader kept.
+const shownSkipped = 10
+
+// listSkipped names the records --skip-invalid left out, each in the
+// dataset's own wording with the file it is in (a promptfoo config's tests
+// file, for one): the first few on the terminal, all of them in the log.
+func (s *Session) listSkipped(stderr io.Writer, loaded *dataset.Loaded, path string) {
+	head := fmt.Sprintf("ragscope: skipped %d invalid record(s) of %s (--skip-invalid):\n", loaded.SkippedCount, path)
+	fmt.Fprint(stderr, head)
+	fmt.Fprint(s.log, head)
+	for i, sk := range loaded.Skipped {
+		line := fmt.Sprintf("  %s\n", loaded.SkipError(sk))
+		if i < shownSkipped {
+			fmt.Fprint(stderr, line)
+		}
+		fmt.Fprint(s.log, line)
+	}
+	if more := loaded.SkippedCount - len(loaded.Skipped); more > 0 {
+		fmt.Fprintf(s.log, "  ... and %d more (only the first %d are kept)\n", more, len(loaded.Skipped))
+	}
+	if n := loaded.SkippedCount - min(shownSkipped, len(loaded.Skipped)); n > 0 {
+		where := "pass --log FILE to list them all"
+		if s.logFile != nil {
+			where = "--log " + s.Cfg.LogFile + " lists them all"
+		}
+		if len(loaded.Skipped) < loaded.SkippedCount {
+			where = strings.Replace(where, "them all", fmt.Sprintf("the first %d", len(loaded.Skipped)), 1)
+		}
+		fmt.Fprintf(stderr, "  ... and %d more (%s)\n", n, where)
+	}
+}
+
 // Close releases the log file.
 func (s *Session) Close() {
 	if s.logFile != nil {
@@ -192,16 +225,7 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 		return exit.UsageError{Err: err}
 	}
 	if loaded.SkippedCount > 0 {
-		fmt.Fprintf(stderr, "ragscope: skipped %d invalid record(s) of %s (--skip-invalid):\n", loaded.SkippedCount, path)
-		for i, sk := range loaded.Skipped {
-			if i == 10 {
-				fmt.Fprintf(stderr, "  ... and %d more\n", loaded.SkippedCount-10)
-				break
-			}
-			// The dataset's own wording, with the file the record is in (a
-			// promptfoo config's tests file, for one).
-			fmt.Fprintf(stderr, "  %s\n", loaded.SkipError(sk))
-		}
+		s.listSkipped(stderr, loaded, path)
 	}
 	if loaded.Count == 0 {
 		return exit.UsageError{Err: fmt.Errorf("%s: no valid samples to evaluate", path)}

@@ -375,6 +375,30 @@ func TestBadInputs(t *testing.T) {
 	if rep := decodeReport(t, r.stdout); len(rep.Samples) != 1 || rep.Run.Skipped != 1 {
 		t.Fatalf("%d samples, %d skipped", len(rep.Samples), rep.Run.Skipped)
 	}
+	// More than the terminal lists: the log (--log) names every one.
+	many := filepath.Join(dir, "many.jsonl")
+	var b strings.Builder
+	for i := range 14 {
+		fmt.Fprintf(&b, `{"id":"g%d","user_input":"q?","response":"a.","retrieved_contexts":["c"]}`+"\n", i)
+		fmt.Fprintf(&b, `{"id":"b%d","user_input":"q?"}`+"\n", i)
+	}
+	if err := os.WriteFile(many, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logFile := filepath.Join(dir, "run.log")
+	r = runBin(t, cleanEnv(t), "run", "--headless", "--skip-invalid", "--log", logFile, many)
+	if r.code != exitOK || strings.Count(r.stderr, `field "answer": missing`) != 10 || !strings.Contains(r.stderr, "... and 4 more (--log "+logFile+" lists them all)") {
+		t.Fatalf("--skip-invalid of 14: exit %d, want 10 listed and the log named:\n%s", r.code, r.stderr)
+	}
+	logged, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 14 {
+		if !strings.Contains(string(logged), fmt.Sprintf("%s:%d: field \"answer\"", many, 2*i+2)) {
+			t.Errorf("the log lacks line %d:\n%s", 2*i+2, logged)
+		}
+	}
 }
 
 func TestRunsAndReportFormats(t *testing.T) {

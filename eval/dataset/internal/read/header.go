@@ -173,7 +173,17 @@ func (c *Collector) FromCells(row int, rec []string, h *Header) error {
 			return c.Bad(row, FieldNames[f], fmt.Sprintf("column %q %v", h.Names[i], err))
 		}
 	}
-	return c.addFlat(row, cellsTurn(rec, h), s, "")
+	idKey := ""
+	if c.TestCases && h.Idx[FID] < 0 {
+		// promptfoo's CSV tests keep a test's description in __description.
+		for _, name := range []string{"__description", "description"} {
+			if j := Index(h.Names, name); j >= 0 && utf8.ValidString(rec[j]) {
+				s.ID, idKey = strings.TrimSpace(rec[j]), h.Names[j]
+				break
+			}
+		}
+	}
+	return c.addFlat(row, cellsTurn(rec, h), s, idKey)
 }
 
 // cellOf names the cell of field in row line of the worksheet being read

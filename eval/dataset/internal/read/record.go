@@ -1,6 +1,7 @@
 package read
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -114,8 +115,19 @@ func (r *JSONRecord) description(testCase bool) (json.RawMessage, string) {
 	return nil, ""
 }
 
+// asJSON is the advice for a JSON document met where records are read a
+// line each: the extension picks the reader, and a log is JSON Lines.
+func (c *Collector) asJSON(holding string) string {
+	if c.FollowLog {
+		return "; this looks like a JSON file holding " + holding + ", and a followed log must be JSON Lines: one record per line"
+	}
+	return "; this looks like a JSON file holding " + holding + ": name it .json so that it is read as one JSON document"
+}
+
 // FromJSON turns one JSON value into a sample, or reports why it cannot.
 func (c *Collector) FromJSON(line int, b []byte) error {
+	// A BOM inside JSON Lines is where two exported files were joined.
+	b = bytes.TrimSpace(bytes.TrimPrefix(b, []byte("\uFEFF")))
 	if len(b) == 0 || b[0] != '{' {
 		msg := fmt.Sprintf("is %s, not an object", AKind(KindOf(b)))
 		var v json.RawMessage
@@ -124,7 +136,7 @@ func (c *Collector) FromJSON(line int, b []byte) error {
 		}
 		msg += ` — each record must be an object like {"user_input": ..., "response": ...}`
 		if c.Unit == UnitLine && b[0] == '[' {
-			msg += "; a file holding one JSON array must be read as JSON: name it .json or pass --format json"
+			msg += c.asJSON("one JSON array")
 		}
 		return c.Bad(line, "", msg)
 	}
@@ -183,7 +195,7 @@ func (c *Collector) FromRecord(line int, rec *JSONRecord) error {
 			}
 			msg := c.Cols.missingMsg(f, rec.keys(), "key")
 			if samplesList {
-				msg += `; this looks like a JSON file with a "samples" list: pass --format json`
+				msg += c.asJSON(`a "samples" list`)
 			}
 			return c.Bad(line, FieldNames[f], msg)
 		}

@@ -192,8 +192,20 @@ func cellContexts(cell string) ([]string, error) {
 		}
 	} else if py, ok := pyStringList(t); ok {
 		items = py
+	} else if listLike(t) {
+		// Read as one chunk, a list cut short (Excel keeps 32,767
+		// characters of a cell) would be judged brackets and all.
+		return nil, fmt.Errorf("opens like a list of texts but is neither a valid JSON list nor a Python list (cut short? a spreadsheet keeps at most 32,767 characters of a cell) — fix the cell, or write the chunk without its opening [\"")
 	}
 	return nonBlank(items), nil
+}
+
+// listLike: the cell opens as a list of quoted texts does (["…, ['…);
+// a citation ("[1] …") does not.
+func listLike(t string) bool {
+	rest, ok := strings.CutPrefix(t, "[")
+	rest = strings.TrimLeft(rest, pySpace)
+	return ok && rest != "" && strings.ContainsRune(`"'`, rune(rest[0]))
 }
 
 // cellReference: a list cell's items joined by newlines, as in JSON.

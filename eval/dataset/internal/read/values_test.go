@@ -28,3 +28,26 @@ func TestPyStringList(t *testing.T) {
 		}
 	}
 }
+
+func TestCellContexts(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    []string
+		wantErr bool
+	}{
+		{`["a", "b"]`, []string{"a", "b"}, false},
+		{`['a', 'b']`, []string{"a", "b"}, false},
+		{`[1] 年休假5天。`, []string{"[1] 年休假5天。"}, false},
+		{`[注] 年休假5天。`, []string{"[注] 年休假5天。"}, false},
+		{`plain chunk`, []string{"plain chunk"}, false},
+		{`["年休假5天。", "病假`, nil, true}, // cut short
+		{` [ 'a', 'b'`, nil, true},
+		{`["a" "b"]`, nil, true},
+	}
+	for _, tt := range tests {
+		got, err := cellContexts(tt.in)
+		if (err != nil) != tt.wantErr || !tt.wantErr && !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("cellContexts(%q) = %q, %v; want %q, error %v", tt.in, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
