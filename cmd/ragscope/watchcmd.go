@@ -52,6 +52,10 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 			if err := f.Validate(); err != nil {
 				return failedAsIs(c.stderr, "ragscope", exit.UsageError{Err: err})
 			}
+			if fc.Sample == 0 {
+				// Prepare reads an unset fraction as all; from the flag, 0 means none.
+				return failed(c.stderr, "ragscope watch", exit.Usagef("--sample 0: give the fraction of records to evaluate, more than 0 and at most 1 (e.g. 0.1)"))
+			}
 			fc.Logs = pos
 			ctx, stop := interruptible()
 			defer stop()

@@ -34,6 +34,7 @@ type tailFile struct {
 	size    int64
 	since   time.Time // when bytes past the committed offset were first seen
 	matched bool      // a LOG argument names it now
+	rotated bool      // renamed away while no one watched: read to its end, then let go
 	eof     bool      // the last read reached its end
 	dirty   bool      // st changed since the last commit
 }
@@ -60,27 +61,35 @@ func newTailer(patterns []string, stored []cache.WatchFile, warn func(string)) *
 func (t *tailer) expand() []string {
 	var out []string
 	for _, p := range t.patterns {
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			ents, err := os.ReadDir(p)
-			if err != nil {
-				continue
-			}
-			for _, e := range ents {
-				if e.Type().IsRegular() {
-					out = append(out, filepath.Join(p, e.Name()))
-				}
-			}
-			continue
-		}
-		if strings.ContainsAny(p, "*?[") {
-			m, _ := filepath.Glob(p)
-			out = append(out, m...)
-			continue
-		}
-		out = append(out, p)
+		out = append(out, t.expand1(p)...)
 	}
 	sort.Strings(out)
 	return out
+}
+
+// expand1 lists the files one argument names now (a file only once it
+// exists).
+func (t *tailer) expand1(p string) []string {
+	if st, err := os.Stat(p); err == nil && st.IsDir() {
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			return nil
+		}
+		var out []string
+		for _, e := range ents {
+			if e.Type().IsRegular() {
+				out = append(out, filepath.Join(p, e.Name()))
+			}
+		}
+		return out
+	} else if err == nil {
+		return []string{p}
+	}
+	if strings.ContainsAny(p, "*?[") {
+		m, _ := filepath.Glob(p)
+		return m
+	}
+	return nil
 }
 
 // scan matches the files on disk with those followed. A file is known by
@@ -118,13 +127,52 @@ func (t *tailer) scan(now time.Time, first bool) {
 		}
 	}
 	if first {
-		// Files of an earlier session that are gone (rotated out of the
-		// arguments while no one watched): nothing can be read of them.
-		for k := range t.stored {
+		for _, p := range t.patterns {
+			if len(t.expand1(p)) == 0 {
+				t.warn(fmt.Sprintf("LOG %s matches no file yet: it is read once it appears", p))
+			}
+		}
+		// Files of an earlier session no argument names now were rotated
+		// while no one watched: one renamed beside its old path (logrotate's
+		// app.jsonl.1) is read to its end, as it would have been had the
+		// watcher run; one moved elsewhere or compressed cannot be read.
+		for k, st := range t.stored {
+			if p, fi, ok := renamed(st); ok {
+				tf := &tailFile{st: st, path: p, size: fi.Size(), dirty: true, rotated: true}
+				tf.st.Path = p
+				t.files[k] = tf
+				continue
+			}
+			if _, err := os.Stat(st.Path); err == nil && !st.Done {
+				// Its name holds a new file: the old one, with what was
+				// written to it last, was moved where we cannot see it.
+				t.warn(fmt.Sprintf("%s is gone since the last watch (rotated away?): whatever was written to it after line %d was not read — name the rotated files too (a glob: '%s*')", st.Path, st.Line, st.Path))
+			}
 			t.forget = append(t.forget, k)
 		}
 		t.stored = map[string]cache.WatchFile{}
 	}
+}
+
+// renamed finds a file an earlier session followed under another name
+// in the directory it was in: its inode, with the content it was read as.
+func renamed(st cache.WatchFile) (string, os.FileInfo, bool) {
+	if st.Done || st.Path == "" {
+		return "", nil, false
+	}
+	dir := filepath.Dir(st.Path)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return "", nil, false
+	}
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		fi, err := os.Stat(p)
+		if err == nil && fi.Mode().IsRegular() && fileKey(fi, p) == st.Key && fi.Size() >= st.Offset {
+			return p, fi, true
+		}
+	}
+	return "", nil, false
 }
 
 // check opens a file and makes sure its content is still the one whose
@@ -136,7 +184,7 @@ func (t *tailer) check(tf *tailFile) error {
 		return nil
 	}
 	if tf.f == nil {
-		if !tf.matched {
+		if !tf.matched && !tf.rotated {
 			return nil
 		}
 		f, err := os.Open(tf.path)

@@ -14,6 +14,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -94,6 +95,17 @@ type qItem struct {
 func Prepare(cfg *app.Config, fc Config, st cache.Store, stderr io.Writer) (_ *Watcher, err error) {
 	if len(fc.Logs) == 0 {
 		return nil, exit.Usagef("give at least one LOG (a JSON Lines file, a glob such as 'logs/app.jsonl*', or a directory), e.g. ragscope watch --headless logs/app.jsonl")
+	}
+	for _, p := range fc.Logs {
+		// A log not written yet is followed once it appears; a directory
+		// that is not there is a typo, which would follow nothing forever.
+		dir := filepath.Dir(p)
+		if strings.ContainsAny(dir, "*?[") {
+			continue
+		}
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return nil, exit.Usagef("LOG %s: there is no directory %s — check the path", p, dir)
+		}
 	}
 	if !(fc.Sample >= 0 && fc.Sample <= 1) {
 		return nil, exit.Usagef("--sample %g: give the fraction of records to evaluate, more than 0 and at most 1 (e.g. 0.1)", fc.Sample)
@@ -359,7 +371,7 @@ func (f *Watcher) evaluate(ctx context.Context, runID string, initial []cache.Wa
 	defer abort()
 	wait := pace(f.fc.MaxRPS)
 	more = true
-	lastPut := time.Now()
+	lastPut, grew := time.Now(), false
 	base := info
 	source := func(yield func(eval.Sample) bool) error {
 		for _, r := range initial {
@@ -387,11 +399,13 @@ func (f *Watcher) evaluate(ctx context.Context, runID string, initial []cache.Wa
 				if wait(ctx) != nil {
 					return nil
 				}
-				if grow(it.rec.Index) && time.Since(lastPut) > time.Second {
+				grew = grow(it.rec.Index) || grew
+				if grew && (time.Since(lastPut) > time.Second || len(queue) == 0) {
 					// The record says how many samples the run has so far:
-					// runs and report show a live run growing. (The source
-					// alone writes samples: it reads it without the lock.)
-					base.Samples = samples
+					// runs and report show a live run growing, at most once
+					// a second and at the end of a burst. (The source alone
+					// writes samples: it reads it without the lock.)
+					base.Samples, grew = samples, false
 					_ = f.s.Store.PutRun(base)
 					lastPut = time.Now()
 				}

@@ -272,6 +272,51 @@ func TestWatchFollowsAppendsAndRotations(t *testing.T) {
 	checkOnce(t, w, 9)
 }
 
+// The cron pattern (--once on the live name): a log renamed between two
+// passes, with lines the first pass did not see, is read to its end by the
+// next; the new file under the name is read too, and nothing twice.
+func TestWatchOnceReadsALogRotatedBetweenPasses(t *testing.T) {
+	w := newWatchRig(t, nil)
+	w.append("app.jsonl", logRecord(t, 0), logRecord(t, 1))
+	pass := func() {
+		w.stop() // the pass before
+		w.start(Config{Once: true}, "app.jsonl")
+		if err := <-w.done; err != nil {
+			t.Fatal(err)
+		}
+		w.done <- nil
+	}
+	pass()
+	w.append("app.jsonl", logRecord(t, 2), logRecord(t, 3))
+	if err := os.Rename(filepath.Join(w.dir, "app.jsonl"), filepath.Join(w.dir, "app.jsonl.1")); err != nil {
+		t.Fatal(err)
+	}
+	w.append("app.jsonl", logRecord(t, 4))
+	pass()
+	checkOnce(t, w, 5)
+	pass()
+	checkOnce(t, w, 5)
+}
+
+// A live run's sample count is the records taken so far, also after a
+// burst shorter than the second between two updates: runs and report
+// read it while the watcher waits for more.
+func TestWatchLiveRunCountsItsSamples(t *testing.T) {
+	w := newWatchRig(t, nil)
+	w.append("app.jsonl", logRecord(t, 0))
+	w.start(Config{}, "app.jsonl")
+	w.waitEvaluated(1)
+	w.append("app.jsonl", logRecord(t, 1), logRecord(t, 2), logRecord(t, 3), logRecord(t, 4), logRecord(t, 5))
+	w.waitEvaluated(6)
+	runs, err := w.st.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].Samples != 6 {
+		t.Fatalf("while the watcher runs, the store says %+v, want one run of 6 samples", runs)
+	}
+}
+
 // A record logged twice is evaluated once, also across a restart.
 func TestWatchDuplicateRecords(t *testing.T) {
 	w := newWatchRig(t, nil)

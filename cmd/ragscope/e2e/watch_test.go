@@ -132,6 +132,8 @@ func TestWatchRefusesBadFlags(t *testing.T) {
 	}{
 		{[]string{"watch", "--headless"}, "give at least one LOG"},
 		{[]string{"watch", "--headless", "--sample", "1.5", log}, "--sample 1.5"},
+		{[]string{"watch", "--headless", "--once", "--sample", "0", log}, "--sample 0"},
+		{[]string{"watch", "--headless", "--once", filepath.Join(t.TempDir(), "typo", "app.jsonl")}, "there is no directory"},
 		{[]string{"watch", "--headless", "--alert", "faithfulness below 0.7", log}, "METRIC<X over N"},
 		{[]string{"watch", "--headless", "--window", "5s", log}, "--window 5s"},
 	} {
@@ -139,6 +141,16 @@ func TestWatchRefusesBadFlags(t *testing.T) {
 		if r.code != exitUsage || !strings.Contains(r.stderr, c.says) {
 			t.Errorf("%v: exit %d, stderr %s", c.args, r.code, r.stderr)
 		}
+	}
+}
+
+// A LOG that matches no file yet is said, not followed in silence: with
+// --once (cron) nothing is read, and the warning names it.
+func TestWatchSaysALogMatchesNoFile(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "not-yet.jsonl")
+	r := runBin(t, cleanEnv(t), "watch", "--headless", "--once", "--offline", "--db", filepath.Join(t.TempDir(), "x.db"), log)
+	if r.code != exitOK || !strings.Contains(r.stderr, "LOG "+log+" matches no file yet") {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 }
 
