@@ -68,6 +68,8 @@ func TestLoad(t *testing.T) {
 		"required missing": {"", "reading the price table"},
 		"bad json":         {`{"models": `, "bad json.json"},
 		"unknown field":    {`{"model": {}}`, `unknown field "model"`},
+		"syntax, by line":  {"{\"models\": {\n  \"m\": {\"prompt\": 1,}\n}}", "syntax, by line.json:2: invalid character '}'"},
+		"type, by line":    {"{\"models\": {\n\n  \"m\": {\"prompt\": \"1\"}}}", "type, by line.json:3: json: cannot unmarshal string"},
 		"negative":         {`{"models": {"m": {"prompt": -1}}}`, "models.m.prompt is -1"},
 	} {
 		p := filepath.Join(dir, "absent-"+name)

@@ -4,6 +4,7 @@
 package cost
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -109,7 +110,7 @@ func Load(path string, required bool) (Table, error) {
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return t, fmt.Errorf("%s: %v (want {\"date\": \"YYYY-MM-DD\", \"models\": {\"MODEL\": {\"prompt\": USD_PER_1M, \"completion\": USD_PER_1M}}})", path, err)
+		return t, fmt.Errorf("%s%s: %v (want {\"date\": \"YYYY-MM-DD\", \"models\": {\"MODEL\": {\"prompt\": USD_PER_1M, \"completion\": USD_PER_1M}}})", path, lineOf(b, err), err)
 	}
 	for name, p := range f.Models {
 		for _, v := range []struct {
@@ -179,4 +180,20 @@ func RunPricing(t Table, j eval.JudgeInfo) *report.Pricing {
 	p.Chat = price(j.Model)
 	p.Embeddings = price(j.EmbeddingModel)
 	return p
+}
+
+// lineOf is ":N", the line of b where the JSON error err was found, or "".
+func lineOf(b []byte, err error) string {
+	var off int64
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	default:
+		return ""
+	}
+	return fmt.Sprintf(":%d", 1+bytes.Count(b[:min(off, int64(len(b)))], []byte("\n")))
 }

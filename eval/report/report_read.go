@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/ragscope/ragscope/eval"
 )
@@ -179,6 +180,15 @@ func readSamples(dec *json.Decoder, lim *limitedReader, full func(int) bool, eac
 	return nil
 }
 
+// statusNames are the statuses a report may hold.
+func statusNames() []string {
+	var out []string
+	for _, st := range statusCodes[1:] {
+		out = append(out, string(st))
+	}
+	return out
+}
+
 // checkReportSample refuses what a report of ours never holds: a metric
 // or status we do not know (neither a metric nor one of the run's
 // criteria), a score without the ok status or the ok status without a
@@ -190,7 +200,7 @@ func checkReportSample(r *eval.Result, criteria []eval.Metric) error {
 			return fmt.Errorf("\"status\" has metric %q, not one ragscope knows", m)
 		}
 		if !slices.Contains(statusCodes[1:], st) {
-			return fmt.Errorf("status %q of %s is not a status (ok, no_statements, missing_input, no_questions, parse_error, judge_error, cache_miss, cancelled, unsupported)", st, m)
+			return fmt.Errorf("status %q of %s is not a status (%s)", st, m, strings.Join(statusNames(), ", "))
 		}
 	}
 	for m, v := range r.Scores {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/exit"
 )
 
 const (
@@ -347,6 +348,9 @@ func (c *Client) wrap(err error) error {
 	}
 	var se rpc.ServerError
 	if errors.As(err, &se) {
+		if msg, ok := strings.CutPrefix(string(se), usagePrefix); ok {
+			return exit.UsageError{Err: errors.New(msg)}
+		}
 		if strings.Contains(string(se), noRunServicePhrase) {
 			return &remoteError{msg: string(se), sentinel: ErrNoRunService}
 		}

@@ -382,6 +382,10 @@ func writeHello(nc net.Conn, h Hello) error {
 // text that net/rpc carries instead of the error.
 const noRunServicePhrase = "does not run detached runs"
 
+// usagePrefix marks, in the text net/rpc carries, an error of the
+// client's flags or input (exit.UsageError); the client strips it.
+const usagePrefix = "usage error: "
+
 // stoppingPhrase is how a client recognises an answer cut short because the
 // holder is stopping: ErrLost, so that it takes over and asks again.
 const stoppingPhrase = "the holder is stopping"

@@ -15,6 +15,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/exit"
 )
 
 // clientRole is the role of a run announced by a client: the client does
@@ -235,7 +236,13 @@ var methods = map[string]any{
 		}
 		id, err := runs.Submit(req)
 		if err != nil {
-			return "", redact(err, req.APIKey)
+			usage := errors.As(err, new(exit.UsageError))
+			err = redact(err, req.APIKey)
+			if usage {
+				// The run's flags or input: the client exits 2, as run does.
+				err = errors.New(usagePrefix + err.Error())
+			}
+			return "", err
 		}
 		return id, nil
 	},

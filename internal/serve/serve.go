@@ -86,7 +86,7 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 	cfg.Stream = true // nobody looks at a detached run's samples in this process
 	cfg.Absolute(req.Dir)
 	if err := cfg.Validate(); err != nil {
-		return "", err
+		return "", exit.UsageError{Err: err}
 	}
 	s, err := app.Prepare(&cfg, st, sv.stderr)
 	if err != nil {

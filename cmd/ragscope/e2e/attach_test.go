@@ -71,6 +71,15 @@ func TestAttachWaitExitsWithTheRunsCode(t *testing.T) {
 	if r := runBin(t, env, "attach", "--wait", strings.TrimSpace(sub.stdout), "--db", db); r.code != exitOK || !strings.Contains(r.stderr, "gate passed") {
 		t.Fatalf("attach --wait of a run whose gate passes: exit %d\n%s", r.code, r.stderr)
 	}
+	// Input the server refuses is the client's usage error (2), as it is
+	// for run --headless, not a failure to carry the run out (1).
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	if err := os.WriteFile(bad, []byte(`{"id":"a","question":"q"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runBin(t, append(env, "OPENAI_API_KEY=k"), "run", "--detach", "--db", db, "--offline", bad); r.code != exitUsage || !strings.Contains(r.stderr, `bad.jsonl:1: field "answer"`) || strings.Contains(r.stderr, "usage error:") {
+		t.Fatalf("run --detach of a bad dataset: exit %d, want %d\n%s", r.code, exitUsage, r.stderr)
+	}
 	// A run stopped with X (Stop) before its end: 130, as an interrupted run.
 	srv.Set(func(s *fakejudge.Server) { s.Delay = 300 * time.Millisecond })
 	slow := smallDataset(t, 40)
