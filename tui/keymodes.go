@@ -325,11 +325,20 @@ func (m *Model) renderHelp() []string {
 		lines = append(lines, "")
 	}
 	lines = append(lines, mapped(m.legend(), func(l string) string { return m.st.muted.Render(truncate(l, m.width, m.g.ellipsis)) })...)
-	for len(lines) < m.height-1 {
-		lines = append(lines, "")
+	m.helpPage.lines = lines
+	page := m.helpHeight()
+	m.helpPage.scrollBy(0, page) // kept within the lines a resize left
+	foot := "? or esc closes this page"
+	if len(lines) > page {
+		foot = fmt.Sprintf("lines %d-%d of %d, j/k scroll · %s", m.helpPage.scroll+1, min(m.helpPage.scroll+page, len(lines)), len(lines), foot)
 	}
-	return append(lines, m.st.muted.Render("? or esc closes this page"))
+	shown := make([]string, page)
+	copy(shown, lines[min(m.helpPage.scroll, len(lines)):])
+	return append(shown, m.st.muted.Render(truncate(foot, m.width, m.g.ellipsis)))
 }
+
+// helpHeight is how many lines of the ? page show above its foot.
+func (m *Model) helpHeight() int { return max(m.height-1, 1) }
 
 // helpColumns lays the key columns side by side, as many as fit the width,
 // the next ones in a band below.

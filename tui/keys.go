@@ -162,10 +162,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.mode == modeAsk:
 		return m.answer(msg)
-	case m.mode == modeHelp:
-		if key.Matches(msg, k.Help, k.Back, k.Quit) {
-			m.mode = modeScreen
-		}
+	case m.mode == modeHelp && key.Matches(msg, k.Help, k.Back):
+		m.mode = modeScreen
+	case m.mode == modeHelp && !key.Matches(msg, k.Quit):
+		k.scroll(msg, m.helpPage.scrollBy, m.helpHeight(), len(m.helpPage.lines))
 	case m.mode == modeFilter:
 		return m.filterKey(msg)
 	case m.mode == modeNote:
@@ -179,7 +179,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case m.tooSmall(), m.refused(m.keyMode().refusal(msg)):
 		// too small for any other key, or a key off here (refused says why)
 	case key.Matches(msg, k.Help):
-		m.mode = modeHelp
+		m.mode, m.helpPage = modeHelp, scrolled{}
 	case exports && key.Matches(msg, k.Copy):
 		return m.copyExport()
 	case exports && key.Matches(msg, k.Pager):

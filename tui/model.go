@@ -189,6 +189,7 @@ type Model struct {
 
 	screen   screen
 	mode     mode
+	helpPage scrolled // the ? page, which a short terminal scrolls
 	detail   detailView
 	raw      rawView
 	quitting bool

@@ -51,6 +51,42 @@ func TestHelpPageAt80x24(t *testing.T) {
 	}
 }
 
+// TestHelpPageScrollsAt60x15: on the smallest terminal shown, the ? page
+// scrolls (its foot says where), and every key and the legend are reached.
+func TestHelpPageScrollsAt60x15(t *testing.T) {
+	m := newTestModel(t, fullOptions(), 60, 15)
+	drive(t, m, m.Init())
+	km := m.keyMode()
+	press(m, "?")
+	seen := screenText(m)
+	if !strings.Contains(seen, "lines 1-14 of") || !strings.Contains(seen, "j/k scroll") {
+		t.Fatalf("the page's foot does not say it scrolls:\n%s", seen)
+	}
+	for range 40 {
+		press(m, "j")
+		seen += "\n" + screenText(m)
+	}
+	if m.mode != modeHelp {
+		t.Fatal("j closed the page")
+	}
+	for _, want := range []string{"'-' not evaluated", "quit now", "? or esc closes this page"} {
+		if !strings.Contains(seen, want) {
+			t.Errorf("scrolled to its end, the page never showed %q", want)
+		}
+	}
+	for _, col := range km.help().full {
+		for _, b := range col {
+			if !strings.Contains(seen, b.Help().Desc) {
+				t.Errorf("the page never showed %s %s", b.Help().Key, b.Help().Desc)
+			}
+		}
+	}
+	press(m, "g")
+	if s := screenText(m); !strings.Contains(s, "lines 1-14 of") {
+		t.Errorf("g does not go back to the top:\n%s", s)
+	}
+}
+
 // TestTableFooterAt80: at 80 columns the table's footer names compare and
 // the agreement panel, not only the keys every screen has.
 func TestTableFooterAt80(t *testing.T) {

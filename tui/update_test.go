@@ -336,6 +336,8 @@ func TestQuit(t *testing.T) {
 		{"ctrl+c quits a live run at once", true, []string{"ctrl+c"}, true, true, ""},
 		{"ctrl+c quits from the filter bar", false, []string{"/", "ctrl+c"}, true, false, ""},
 		{"ctrl+c quits from help", false, []string{"?", "ctrl+c"}, true, false, ""},
+		{"q quits from help, as the page says", false, []string{"?", "q"}, true, false, ""},
+		{"q on help asks during a live run", true, []string{"?", "q"}, false, false, "Finished work is kept"},
 		{"ctrl+c quits from the question", true, []string{"q", "ctrl+c"}, true, true, ""},
 		{"q in the filter bar is text", false, []string{"/", "q"}, false, false, ""},
 		{"q quits from the detail page", false, []string{"enter", "q"}, true, false, ""},
