@@ -404,6 +404,7 @@ type wholeText struct {
 	f        *filter          // a new filter starts afresh
 	found    map[int][]string // by sample index, the filter's words its whole texts hold
 	want     map[int]struct{} // rows to read from the store
+	deferred map[int]struct{} // rows enter will read: none is read for a prefix being typed
 	inFlight int              // rows a command is reading now
 	failed   int              // rows the store could not give
 }
@@ -419,7 +420,7 @@ func (m *Model) matchWhole(r *row, needle string) bool {
 	}
 	w := m.whole
 	if w == nil || w.f != m.filter {
-		w = &wholeText{f: m.filter, found: map[int][]string{}, want: map[int]struct{}{}}
+		w = &wholeText{f: m.filter, found: map[int][]string{}, want: map[int]struct{}{}, deferred: map[int]struct{}{}}
 		m.whole = w
 	}
 	found, ok := w.found[r.index]
@@ -428,8 +429,12 @@ func (m *Model) matchWhole(r *row, needle string) bool {
 		w.found[r.index] = found
 	}
 	// Read for a filter put in force, not for every prefix typed.
-	if !ok && m.opts.Load != nil && r.done && m.shownMode() != modeFilter {
-		w.want[r.index] = struct{}{}
+	if !ok && m.opts.Load != nil && r.done {
+		if m.shownMode() == modeFilter {
+			w.deferred[r.index] = struct{}{}
+		} else {
+			w.want[r.index] = struct{}{}
+		}
 	}
 	return slices.Contains(found, needle)
 }
@@ -499,6 +504,17 @@ func (m *Model) wholePending() int {
 		return len(w.want) + w.inFlight
 	}
 	return 0
+}
+
+// deferredNote says, while a filter is typed, how many long samples enter
+// will search whole; "" when none.
+func (m *Model) deferredNote() string {
+	w := m.whole
+	if w == nil || w.f != m.filter || m.shownMode() != modeFilter || len(w.deferred) == 0 {
+		return ""
+	}
+	n := len(w.deferred)
+	return fmt.Sprintf("enter searches the whole text of %d long %s too", n, plural(n, "sample", "samples"))
 }
 
 // pendingNote says how much of the whole-text search is left, "" when done.

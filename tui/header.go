@@ -280,6 +280,8 @@ func (m *Model) filterLines() []string {
 				style = st.errorLine
 			}
 			lines = append(lines, style.Render("filter: "+sanitize.Line(m.filterErr)))
+		} else if note := m.deferredNote(); note != "" {
+			lines = append(lines, st.muted.Render("  "+note))
 		}
 		return lines
 	}

@@ -86,7 +86,7 @@ func (m *Model) renderTable() []string {
 			empty = "  waiting for the first sample..."
 		case len(m.rows) == 0:
 			empty = "  no samples"
-		case m.wholePending() > 0:
+		case m.wholePending() > 0 || m.deferredNote() != "":
 			empty = "  no sample matches the filter so far (esc clears it)"
 		}
 		lines = append(lines, m.st.muted.Render(empty))

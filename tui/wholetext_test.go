@@ -65,6 +65,11 @@ func TestFilterSearchesWholeText(t *testing.T) {
 			if n := m.wholePending(); n != 0 {
 				t.Errorf("%d samples queued for the store while the filter is typed", n)
 			}
+			// What the typed filter has not searched yet is said, not
+			// shown as "no sample matches".
+			if s := screenText(m); tt.store && (!strings.Contains(s, "enter searches the whole text of 3 long samples too") || strings.Contains(s, "no sample matches the filter (esc")) {
+				t.Errorf("while the filter is typed the screen does not say what enter will search:\n%s", s)
+			}
 			cmd := press(m, "enter")
 			if tt.store {
 				if s := screenText(m); !strings.Contains(s, "searching the whole text of") || !strings.Contains(s, "no sample matches the filter so far") {
