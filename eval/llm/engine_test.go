@@ -111,6 +111,60 @@ func TestFaithfulnessVerdictCount(t *testing.T) {
 	}
 }
 
+// A judge that echoes every statement as sent but answers them in another
+// order is read by its echoes; one that answers a statement twice and
+// another not at all is asked again, then a parse_error: never a verdict
+// given to the wrong statement.
+func TestFaithfulnessVerdictsFollowTheirEchoes(t *testing.T) {
+	stmts := []string{"s-eps one is supported", "s-eps two is not", "s-eps three is supported"}
+	item := func(st string, v int) map[string]any {
+		return map[string]any{"statement": st, "reason": "about " + st, "verdict": v}
+	}
+	cases := []struct {
+		name   string
+		items  []map[string]any
+		want   []int // verdict per statement sent
+		status eval.Status
+	}{
+		{"reversed, each echoed", []map[string]any{item(stmts[2], 1), item(strings.ToUpper(stmts[1]), 0), item(stmts[0], 1)}, []int{1, 0, 1}, eval.StatusOK},
+		{"in order, paraphrased", []map[string]any{item("first", 1), item("second", 0), item("third", 1)}, []int{1, 0, 1}, eval.StatusOK},
+		{"one answered twice", []map[string]any{item(stmts[0], 1), item(stmts[0], 1), item(stmts[2], 1)}, nil, eval.StatusParseError},
+		{"out of order, one paraphrased", []map[string]any{item(stmts[1], 0), item("the first", 1), item(stmts[2], 1)}, nil, eval.StatusParseError},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBrain()
+			answer := "ANSWER-eps-" + strings.ReplaceAll(tc.name, " ", "-")
+			b.statements[answer] = stmts
+			b.override = func(r *fakejudge.Request, _ int) (fakejudge.Reply, bool) {
+				if r.Task != "faithfulness_verdicts" {
+					return fakejudge.Reply{}, false
+				}
+				return fakejudge.Reply{Choices: []string{fakejudge.JSON(map[string]any{"statements": tc.items})}}, true
+			}
+			st := newStack(t, b, stackOpt{})
+			res := st.run(t, context.Background(), onlyF, eval.Sample{Question: "q?", Answer: answer, Contexts: []string{"ctx"}})[0]
+			if got := res.Status[eval.Faithfulness]; got != tc.status {
+				t.Fatalf("status %s, want %s (%s)", got, tc.status, res.Errors[eval.Faithfulness])
+			}
+			if tc.status != eval.StatusOK {
+				if msg := res.Errors[eval.Faithfulness]; !strings.Contains(msg, "statement") {
+					t.Fatalf("the error does not say what is wrong: %q", msg)
+				}
+				return
+			}
+			for i, v := range res.Faithfulness.Statements {
+				if v.Statement != stmts[i] || v.Verdict != tc.want[i] {
+					t.Errorf("statement %d: %q verdict %d, want %q verdict %d", i, v.Statement, v.Verdict, stmts[i], tc.want[i])
+				}
+				if strings.HasPrefix(fmt.Sprint(tc.items[0]["statement"]), "s-eps") && !strings.EqualFold(v.Reason, "about "+stmts[i]) {
+					t.Errorf("statement %d carries the reason %q", i, v.Reason)
+				}
+			}
+		})
+	}
+}
+
 func TestAnswerRelevancyFormula(t *testing.T) {
 	// Hand-made embeddings: cos(q, Q0) = 1, cos(q, Q1) = 0, cos(q, Q2) = 0.6.
 	vectors := map[string][]float32{

@@ -322,7 +322,12 @@ func (j *Judge) verdicts(ctx context.Context, s *eval.Sample, task string, d pro
 	if entail {
 		key, list = "verdicts", func(r *verdictsReply) []verdictItem { return r.Verdicts }
 	}
-	check := func(r *verdictsReply) error { return checkList(key, list(r), "verdict", verdictOf) }
+	check := func(r *verdictsReply) error {
+		if err := checkList(key, list(r), "verdict", verdictOf); err != nil {
+			return err
+		}
+		return inSentOrder(key, list(r), d.Statements)
+	}
 	out, err := sendCounted(ctx, j, s, task, d, check, func(r *verdictsReply) int { return len(list(r)) })
 	if err != nil {
 		return nil, err
@@ -337,6 +342,60 @@ func (j *Judge) verdicts(ctx context.Context, s *eval.Sample, task string, d pro
 	}
 	return verdicts, nil
 }
+
+// inSentOrder puts the verdicts in the order of the statements sent when
+// the judge echoed every one as sent but answered them in another order
+// (local models do); one that echoes another place's statement where the
+// echoes are no such reordering is an error, since which verdict is whose
+// cannot be told. A paraphrased echo says nothing: its place decides.
+func inSentOrder(key string, items []verdictItem, sent []string) error {
+	if len(items) != len(sent) {
+		return nil // re-asked with the count (sendCounted)
+	}
+	place := make(map[string]int, len(sent))
+	for i, st := range sent {
+		if _, twice := place[echoKey(st)]; twice {
+			place[echoKey(st)] = -1 // written twice: no echo tells them apart
+		} else {
+			place[echoKey(st)] = i
+		}
+	}
+	at, moved, all := make([]int, len(items)), false, true
+	for i, it := range items {
+		j, ok := place[echoKey(it.Statement)]
+		if !ok || j < 0 {
+			at[i], all = -1, false
+			continue
+		}
+		at[i], moved = j, moved || j != i
+	}
+	if !moved {
+		return nil
+	}
+	if !all {
+		for i, j := range at {
+			if j >= 0 && j != i {
+				return fmt.Errorf("%s[%d] echoes statement %d: the reply answers the statements out of order, and not every one can be placed", key, i, j+1)
+			}
+		}
+	}
+	seen := make([]bool, len(sent))
+	for i, j := range at {
+		if seen[j] {
+			return fmt.Errorf("%s[%d] answers statement %d again, and another statement is not answered", key, i, j+1)
+		}
+		seen[j] = true
+	}
+	placed := make([]verdictItem, len(items))
+	for i, j := range at {
+		placed[j] = items[i]
+	}
+	copy(items, placed)
+	return nil
+}
+
+// echoKey is a statement as its echo is compared: spaces and case aside.
+func echoKey(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
 // sendCounted asks task, whose reply must hold one verdict per statement
 // (or checklist item) of d (count reads how many it holds). A reply of the
