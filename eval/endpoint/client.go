@@ -574,7 +574,7 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 	if !c.cfg.Abilities.Refused("temperature") {
 		body.Temperature = &req.Temperature
 	}
-	if !c.cfg.Abilities.Refused("n") {
+	if !c.cfg.Abilities.Refused("n") && c.cfg.Abilities.NHonoured() {
 		// Without it, the one choice tells the caller to draw the rest.
 		body.N = req.N
 	}

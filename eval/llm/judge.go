@@ -473,7 +473,10 @@ func draw[T any](ctx context.Context, j *Judge, base eval.ChatRequest, n int, ch
 		}
 		return nil
 	}
-	if !j.cfg.NoN && n > 1 && j.cfg.Abilities.NHonoured() {
+	// The request asks for n even of an endpoint known to give one choice
+	// (the client leaves n off the wire there): it is the request an
+	// earlier run sent and cached, before it learned that.
+	if !j.cfg.NoN && n > 1 {
 		req := base
 		req.N = n
 		resp, err := j.chat(ctx, req)

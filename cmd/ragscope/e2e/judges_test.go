@@ -170,6 +170,17 @@ func TestEndpointProfileIsRemembered(t *testing.T) {
 	if got := rep2.Run.Config["endpoint"]; !strings.Contains(got, "json_object") {
 		t.Errorf("run record's endpoint %q", got)
 	}
+	// The first run's replies serve the next runs, answer relevancy's
+	// draws included: the request that learned n is ignored is asked
+	// again as it was (n left off the wire), so nothing is paid twice and
+	// --cache-only replays it all.
+	before = len(srv1.Requests())
+	if rep3, r3 := runOn(t, srv1, db, data); len(srv1.Requests()) != before || r3.code != exitOK || rep3.Run.Calls.Chat != 0 {
+		t.Fatalf("a third run sent %d requests (exit %d)\n%s", len(srv1.Requests())-before, r3.code, r3.stderr)
+	}
+	if _, r4 := runOn(t, srv1, db, "--cache-only", data); r4.code != exitOK {
+		t.Fatalf("--cache-only after a whole run: exit %d\n%s", r4.code, r4.stderr)
+	}
 }
 
 // TestTokenBudgetTooSmallIsTruncated: a reasoning model whose replies do
