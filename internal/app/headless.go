@@ -397,8 +397,14 @@ func WriteSummary(w io.Writer, info report.RunInfo, t *report.Tally) {
 			u.Sent(), u.CacheHits, u.PromptTokens+u.CompletionTokens, info.MetricCostText(m), ms.Why())
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "cost: %s; %d calls sent, %d cache hits, tokens %d prompt + %d completion\n", sanitize.Line(info.CostSentence()),
-		info.Calls.Sent(), info.Calls.CacheHits, info.Tokens.PromptTokens, info.Tokens.CompletionTokens)
+	failed := ""
+	if info.Calls.Errors > 0 {
+		// Failed calls are no calls sent, yet a reply cut at the token
+		// limit is billed: its tokens are in the figures that follow.
+		failed = fmt.Sprintf(", %d failed", info.Calls.Errors)
+	}
+	fmt.Fprintf(w, "cost: %s; %d calls sent%s, %d cache hits, tokens %d prompt + %d completion\n", sanitize.Line(info.CostSentence()),
+		info.Calls.Sent(), failed, info.Calls.CacheHits, info.Tokens.PromptTokens, info.Tokens.CompletionTokens)
 	diag := t.Diagnoses()
 	var parts []string
 	for _, d := range report.DiagnosesAt(report.RunLevels(info)) {

@@ -100,11 +100,22 @@ func Run(ctx context.Context, cfg *app.Config, w io.Writer) int {
 		}
 	}
 	if err != nil {
-		if eval.StatusOf(err) == eval.StatusTruncated {
+		// Reached, the endpoint may refuse the key or answer what no run
+		// can read: saying "reachable no" would send the user to the network.
+		var f *endpoint.Failure
+		switch st := eval.StatusOf(err); {
+		case st == eval.StatusTruncated || st == eval.StatusParseError:
+			line("reachable", "yes")
 			line("reply", "%s", oneLineErr(err))
-			return exit.Fatal
+		case errors.As(err, &f) && (f.Status == 401 || f.Status == 403):
+			line("reachable", "yes (HTTP %d)", f.Status)
+			line("authorised", "%s", verdictOf(err))
+		case errors.As(err, &f) && f.Status != 0:
+			line("reachable", "yes, but it answered HTTP %d", f.Status)
+			line("reply", "%s", verdictOf(err))
+		default:
+			line("reachable", "%s", verdictOf(err))
 		}
-		line("reachable", "%s", verdictOf(err))
 		return exit.Fatal
 	}
 	line("reachable", "yes (%s)", took.Round(time.Millisecond))

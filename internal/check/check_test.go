@@ -54,7 +54,13 @@ func TestCheckTellsWhatWorks(t *testing.T) {
 		{"ollama-old", fakejudge.PersonaOllamaOld.Wrap(fakejudge.Generic), exit.OK, []string{"replies      follow the task's schema (json_schema)", "profile      n not honoured", "ready"}},
 		{"budget", fakejudge.PersonaBudget.Wrap(fakejudge.Generic), exit.OK, []string{"reasoning    yes", "ready"}},
 		{"qwq: answers only when streaming", fakejudge.PersonaQwQ.Wrap(fakejudge.Generic), exit.OK, []string{"reasoning    yes", "--reasoning off has no effect on this server (refused: none)", "profile      n not honoured, reasoning model (reasoning kept apart), streamed (the model answers only when streaming)", "ready"}},
-		{"key refused", unauthorised, exit.Fatal, []string{"reachable    no", "OPENAI_API_KEY", "Incorrect API key provided"}},
+		{"key refused", unauthorised, exit.Fatal, []string{"reachable    yes (HTTP 401)", "authorised   no", "OPENAI_API_KEY", "Incorrect API key provided"}},
+		{"server error", func(*fakejudge.Request) fakejudge.Reply {
+			return fakejudge.Reply{Status: 500, Body: `{"error":{"message":"CUDA out of memory"}}`}
+		}, exit.Fatal, []string{"reachable    yes, but it answered HTTP 500", "CUDA out of memory"}},
+		{"a reply all reasoning", func(*fakejudge.Request) fakejudge.Reply {
+			return fakejudge.Reply{Choices: []string{"<think>The user wants a question about the office"}}
+		}, exit.Fatal, []string{"reachable    yes", "reply        ", "reasoning"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -187,7 +187,11 @@ func TestEndpointProfileIsRemembered(t *testing.T) {
 // not fit --max-tokens ends as truncated, naming the budget, never as a
 // parse error or a score.
 func TestTokenBudgetTooSmallIsTruncated(t *testing.T) {
-	rep, _, srv := personaRun(t, fakejudge.PersonaBudget, filepath.Join(t.TempDir(), "r.db"), "--max-tokens", "300", "--metrics", "faithfulness", personaDataset(t))
+	rep, r, srv := personaRun(t, fakejudge.PersonaBudget, filepath.Join(t.TempDir(), "r.db"), "--max-tokens", "300", "--metrics", "faithfulness", personaDataset(t))
+	// The cut replies were billed: the summary says they failed, beside the tokens.
+	if want := fmt.Sprintf("calls sent, %d failed,", rep.Run.Calls.Errors); rep.Run.Calls.Errors == 0 || rep.Run.Tokens.CompletionTokens == 0 || !strings.Contains(r.stderr, want) {
+		t.Errorf("the summary does not say %q (%+v, %+v):\n%s", want, rep.Run.Calls, rep.Run.Tokens, r.stderr)
+	}
 	for _, s := range rep.Samples {
 		st, msg := s.Status[eval.Faithfulness], s.Errors[eval.Faithfulness]
 		if st != eval.StatusTruncated || s.Scores[eval.Faithfulness] != nil || !strings.Contains(msg, "max_tokens 300") || !strings.Contains(msg, "--max-tokens") {
