@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -155,6 +156,32 @@ func TestCopyLoadsFirst(t *testing.T) {
 	_, cmd = m.Update(cmd())
 	if cmd == nil || !strings.Contains(screenText(m), "copied sample 0 as JSON") {
 		t.Fatalf("the copy did not follow the read:\n%s", screenText(m))
+	}
+}
+
+// o on a row whose result is not in memory reads it, pages it, and the
+// status line does not go on saying it is reading.
+func TestPagerLoadsFirst(t *testing.T) {
+	st := &storeOf{results: fixtureResults(), per: 100}
+	opts := fixtureOptions()
+	opts.Results, opts.Summaries, opts.Load = nil, st.summaries, st.load
+	m := newTestModel(t, opts, 120, 40)
+	run(m, m.readPage(0))
+	script, out := fakePager(t, t.TempDir(), 0)
+	t.Setenv("PAGER", script)
+	t.Setenv("TMPDIR", t.TempDir())
+	rec := &runExec{t: t}
+	m.exec = rec.exec
+	cmd := press(m, "o")
+	if cmd == nil || !strings.Contains(screenText(m), "reading sample 0") {
+		t.Fatalf("o did not read the sample:\n%s", screenText(m))
+	}
+	drive(t, m, cmd)
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), `"question"`) {
+		t.Fatalf("the pager got %q (%v)", b, err)
+	}
+	if s := screenText(m); strings.Contains(s, "reading sample") {
+		t.Fatalf("after the pager the status still says it reads:\n%s", s)
 	}
 }
 

@@ -231,9 +231,13 @@ func (m *Model) readyExport(forCopy bool, again func() tea.Cmd) (e export, cmd t
 		return e, nil, false
 	}
 	if r := m.exportRow(); m.screen != screenRaw {
+		reading := fmt.Sprintf("reading sample %d from the store%s", r.index, m.g.ellipsis)
 		if cmd = m.loadCmd(r, again); cmd != nil {
-			m.setStatus(fmt.Sprintf("reading sample %d from the store%s", r.index, m.g.ellipsis))
+			m.setStatus(reading)
 			return e, cmd, false
+		}
+		if m.status.text == reading {
+			m.clearStatus() // read: what happens next says so itself
 		}
 	}
 	e, err := m.exportable(forCopy)
