@@ -114,6 +114,7 @@ func TestAttachedFooter(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := fixtureOptions()
 			opts.Live, opts.Attached, opts.RunID = true, true, "run-7"
+			opts.Banner, opts.EndBanner = "live run run-7; q leaves it running", "run run-7 has ended"
 			opts.Cancel = func() {}
 			m := newTestModel(t, opts, 80, 24)
 			press(m, tt.keys...)
@@ -129,6 +130,9 @@ func TestAttachedFooter(t *testing.T) {
 			footer = lines[len(lines)-1]
 			if !strings.Contains(footer, "q quit") || strings.Contains(footer, "goes on") || strings.Contains(footer, "X stop") {
 				t.Fatalf("a finished run's footer: %q", footer)
+			}
+			if s := screenText(m); tt.keys == nil && (!strings.Contains(s, "run run-7 has ended") || strings.Contains(s, "q leaves it running")) {
+				t.Fatalf("a finished run's banner still says it runs:\n%s", s)
 			}
 		})
 	}

@@ -261,6 +261,9 @@ func (m *Model) keepBefore(index int) {
 // question about the run no longer applies.
 func (m *Model) endRun(at time.Time) {
 	m.live = false
+	if m.opts.EndBanner != "" {
+		m.opts.Banner = m.opts.EndBanner
+	}
 	if m.mode == modeAsk && m.ask.aboutRun {
 		m.mode, m.ask = m.ask.resume, nil
 	}

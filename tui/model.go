@@ -61,6 +61,10 @@ type Options struct {
 	// a command (it may take I/O). nil: the run cannot be stopped from here.
 	Cancel func()
 	Banner string    // one line under the header
+	// EndBanner replaces Banner once the live run ends, when it is set:
+	// a banner about the run in progress ("q leaves it running") is then
+	// untrue.
+	EndBanner string
 	RunID  string    // the run shown (the parent of a re-run)
 	Host   Host      // prompt workflow; nil turns it off
 	Labels LabelHost // human labels of judged items; nil turns labelling off

@@ -134,6 +134,7 @@ func Show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass re
 	if isLive {
 		opts.Live, opts.Attached = true, true
 		opts.Banner = fmt.Sprintf("live run %s, evaluated by pid %d (ragscope %s); q leaves it running", info.ID, lr.PID, lr.Role)
+		opts.EndBanner = fmt.Sprintf("run %s, evaluated by pid %d (ragscope %s), has ended", info.ID, lr.PID, lr.Role)
 		if follow != nil {
 			opts.Banner = fmt.Sprintf("watching: results go to run %s; q stops watching (records not evaluated yet are taken up by the next watch)", info.ID)
 			opts.QuitHelp = "stop watching"
