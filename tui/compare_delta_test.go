@@ -182,15 +182,16 @@ func TestDeltaFilter(t *testing.T) {
 func TestDeltaFilterOutsideCompareMode(t *testing.T) {
 	for _, f := range []string{"df<0", "f<0.5 dcr!=0"} {
 		t.Run(f, func(t *testing.T) {
-			m := newTestModel(t, hostOptions(deltaHost()), 120, 40)
+			m := newTestModel(t, hostOptions(deltaHost()), 100, 40)
 			press(m, "/")
 			typeText(m, f)
 			press(m, "enter")
 			if m.mode != modeFilter {
 				t.Fatal("the bar closed on a filter that cannot apply")
 			}
+			// Wrapped, not cut: what to do is the end of the message.
 			s := flat(screenText(m))
-			if !strings.Contains(s, "a change term needs two runs side by side; compare runs first (c)") {
+			if !strings.Contains(s, "a change term needs two runs side by side; compare runs first (c), then filter on the change") {
 				t.Fatalf("no error:\n%s", screenText(m))
 			}
 			press(m, "esc")

@@ -279,7 +279,7 @@ func (m *Model) filterLines() []string {
 			if m.bar.errPressed {
 				style = st.errorLine
 			}
-			lines = append(lines, style.Render("filter: "+sanitize.Line(m.filterErr)))
+			lines = append(lines, m.wrapped("filter: "+sanitize.Line(m.filterErr), style)...)
 		} else if note := m.deferredNote(); note != "" {
 			lines = append(lines, st.muted.Render("  "+note))
 		}

@@ -45,6 +45,12 @@ func (m *Model) bottomLines() []string {
 	default:
 		return nil
 	}
+	return m.wrapped(text, style)
+}
+
+// wrapped is a message wrapped to the width, in at most maxBottomLines
+// lines, styled.
+func (m *Model) wrapped(text string, style lipgloss.Style) []string {
 	lines := wrap(text, max(m.width, 10))
 	if len(lines) > maxBottomLines {
 		lines = lines[:maxBottomLines]
