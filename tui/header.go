@@ -76,7 +76,11 @@ func (m *Model) headerLines() []string {
 func (m *Model) titleLine() string {
 	st, g := m.st, m.g
 	judge := "judge " + sanitize.Line(cmp.Or(m.opts.Judge.Name, m.opts.Judge.Model, "unknown"))
-	rest := append([]string{fmt.Sprintf("%d samples", m.progress.total), judge}, m.clockParts()...)
+	samples := fmt.Sprintf("%d samples", m.progress.total)
+	if m.opts.Skipped > 0 {
+		samples += fmt.Sprintf(" (%d invalid skipped)", m.opts.Skipped)
+	}
+	rest := append([]string{samples, judge}, m.clockParts()...)
 	tail := st.muted.Render(g.sep) + strings.Join(rest, st.muted.Render(g.sep))
 	ds, base := sanitize.Line(m.opts.Dataset), sanitize.Line(filepath.Base(m.opts.Dataset))
 	if m.opts.Dataset == "" {

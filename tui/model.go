@@ -65,6 +65,9 @@ type Options struct {
 	// a banner about the run in progress ("q leaves it running") is then
 	// untrue.
 	EndBanner string
+	// Skipped counts the dataset's records --skip-invalid left out: the
+	// title says so beside the samples.
+	Skipped int
 	RunID  string    // the run shown (the parent of a re-run)
 	Host   Host      // prompt workflow; nil turns it off
 	Labels LabelHost // human labels of judged items; nil turns labelling off

@@ -174,7 +174,7 @@ func Show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass re
 // runOptions are the interface's options for the run of record info, whose
 // results, labels and judge calls st holds.
 func runOptions(st cache.Store, info report.RunInfo, ascii bool) tui.Options {
-	return tui.Options{Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
+	return tui.Options{Dataset: info.Dataset, Total: info.Samples, Skipped: info.Skipped, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
 		RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Load: LoadResult(st, info.ID), Pricing: info.Pricing,
 		Labels: labels.Host{Store: st, By: labels.Labeller()}, Criteria: info.Criteria.Names(), CriteriaPass: info.Criteria.Passes()}
 }
