@@ -60,7 +60,7 @@ type Options struct {
 	// Cancel stops the live run: on quit, or for an Attached run on X, from
 	// a command (it may take I/O). nil: the run cannot be stopped from here.
 	Cancel func()
-	Banner string    // one line under the header
+	Banner string // one line under the header
 	// EndBanner replaces Banner once the live run ends, when it is set:
 	// a banner about the run in progress ("q leaves it running") is then
 	// untrue.
@@ -68,9 +68,9 @@ type Options struct {
 	// Skipped counts the dataset's records --skip-invalid left out: the
 	// title says so beside the samples.
 	Skipped int
-	RunID  string    // the run shown (the parent of a re-run)
-	Host   Host      // prompt workflow; nil turns it off
-	Labels LabelHost // human labels of judged items; nil turns labelling off
+	RunID   string    // the run shown (the parent of a re-run)
+	Host    Host      // prompt workflow; nil turns it off
+	Labels  LabelHost // human labels of judged items; nil turns labelling off
 	// Limit says how the judge endpoint is holding back, "" when it is
 	// not; read once a second while the run is live.
 	Limit func() string
