@@ -114,6 +114,9 @@ type Loaded struct {
 	SkippedCount int
 	// Turns counts the valid samples that are turns of a conversation.
 	Turns int
+	// NoContexts warns that no valid sample has retrieved contexts, and
+	// why that may be; "" when some have.
+	NoContexts string
 
 	// dups are the ordinals, among the records with an id, of those the
 	// scan left out as repeats, for Stream to skip them without keeping
@@ -170,6 +173,7 @@ func readPass(src *source, opt Options, setup func(c *collector)) (*Loaded, erro
 		Skipped:      c.Skipped,
 		SkippedCount: c.SkippedCount,
 		Turns:        c.Turns,
+		NoContexts:   c.NoContexts(),
 		dups:         c.DupSeqs,
 		opts:         opt.key(),
 	}, nil

@@ -350,6 +350,40 @@ func TestSkipInvalidAllBad(t *testing.T) {
 	}
 }
 
+// A dataset none of whose samples has contexts is read, with a warning
+// that names the columns we read them from and the file's own: most often
+// a column named otherwise.
+func TestNoContextsIsSaid(t *testing.T) {
+	for _, tt := range []struct {
+		name, file, in string
+		opt            Options
+		want           []string // in the warning; nil: no warning
+	}{
+		{"csv, a column named otherwise", "d.csv", "question,answer,retrieved_context\nq,a,c\n", Options{},
+			[]string{"none of the 1 samples has retrieved contexts", "retrieved_contexts, contexts or context", "answer, question, retrieved_context", "--map contexts=<column>"}},
+		{"jsonl, a key named otherwise", "d.jsonl", `{"question":"q","answer":"a","docs":["c"]}`, Options{},
+			[]string{"answer, docs, question", "--map contexts=<column>"}},
+		{"mapped, always empty", "d.csv", "question,answer,chunks\nq,a,\n", Options{Map: map[string]string{"contexts": "chunks"}},
+			[]string{`"chunks" named by --map contexts= is empty in every record`}},
+		{"one sample has them", "d.jsonl", `{"question":"q","answer":"a"}` + "\n" + `{"question":"q2","answer":"a","contexts":["c"]}`, Options{}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			l, err := Read(tt.file, strings.NewReader(tt.in), tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want == nil && l.NoContexts != "" {
+				t.Fatalf("a warning: %s", l.NoContexts)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(l.NoContexts, w) {
+					t.Errorf("warning %q lacks %q", l.NoContexts, w)
+				}
+			}
+		})
+	}
+}
+
 func TestErrorFormat(t *testing.T) {
 	tests := []struct {
 		e    Error

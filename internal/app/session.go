@@ -230,6 +230,11 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 	if loaded.Count == 0 {
 		return exit.UsageError{Err: fmt.Errorf("%s: no valid samples to evaluate", path)}
 	}
+	if loaded.NoContexts != "" {
+		msg := fmt.Sprintf("ragscope: warning: %s: %s\n", path, loaded.NoContexts)
+		fmt.Fprint(stderr, msg)
+		fmt.Fprint(s.log, msg)
+	}
 	if s.run.ID != "" && s.run.DatasetHash != "" && s.run.DatasetHash != loaded.SHA256 {
 		return exit.UsageError{Err: fmt.Errorf("--resume %s: %s has changed since the run started (sha256 %s, was %s); start a new run instead",
 			s.run.ID, path, short(loaded.SHA256), short(s.run.DatasetHash))}

@@ -57,6 +57,8 @@ type Collector struct {
 	FirstFile string
 	// known: some record had a key of one of our fields.
 	known bool
+	// WithContexts counts the valid samples that have retrieved contexts.
+	WithContexts int
 	// Sheet is the worksheet being read and Head its header, for errors
 	// to name the cell; WantSheet is --sheet.
 	Sheet     string
@@ -117,6 +119,9 @@ func (c *Collector) Add(s eval.Sample, idKey string) error {
 	}
 	s.Index = c.Count
 	c.Count++
+	if len(s.Contexts) > 0 {
+		c.WithContexts++
+	}
 	if s.Turn > 0 {
 		c.Turns++
 	}
@@ -158,6 +163,21 @@ func dupMsg(file, unit string, first IDSite, id, idKey string) string {
 		fix = fmt.Sprintf("the id is the test's %q; make the descriptions unique or give each test an id", idKey)
 	}
 	return fmt.Sprintf("duplicate id %q, first used at %s — ids must be unique (runs are compared by id); %s", id, where, fix)
+}
+
+// NoContexts is a warning when no valid sample has contexts: most often a
+// column or key named otherwise than we read (retrieved_context), which
+// would leave every metric that reads them missing_input; "" otherwise.
+func (c *Collector) NoContexts() string {
+	if c.Count == 0 || c.WithContexts > 0 {
+		return ""
+	}
+	msg := fmt.Sprintf("none of the %d samples has retrieved contexts, so the metrics that read them end missing_input", c.Count)
+	if c.Cols.mapped[FContexts] {
+		return msg + fmt.Sprintf(" — the %q named by --map contexts= is empty in every record", c.Cols.Names[FContexts][0])
+	}
+	return msg + fmt.Sprintf(" — no column or key named %s (the first record's: %s); pass --map contexts=<column> if one holds them",
+		OrList(c.Cols.Names[FContexts]), List(c.FirstKeys))
 }
 
 func (c *Collector) Finish() error {

@@ -129,6 +129,9 @@ func Index(names []string, name string) int {
 }
 
 func (c *Collector) FromCells(row int, rec []string, h *Header) error {
+	if c.FirstKeys == nil {
+		c.FirstKeys, c.FirstFile = h.Names, c.Name
+	}
 	s := eval.Sample{Line: row}
 	for f := range NFields {
 		i := h.Idx[f]
