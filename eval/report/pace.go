@@ -35,12 +35,21 @@ func (p *Pace) Observe(ev *eval.Event) {
 			p.started = map[int]time.Time{}
 		}
 		p.started[ev.Sample] = ev.Time
-		p.peak = max(p.peak, len(p.started))
 	case eval.EventSampleFinished:
 		t0, ok := p.started[ev.Sample]
 		if !ok {
 			return
 		}
+		// The workers: the samples that had started by this one's end,
+		// by their times, not by the order the events came in (a client
+		// following another process sees a start before an earlier end).
+		inFlight := 0
+		for _, t := range p.started {
+			if !t.After(ev.Time) {
+				inFlight++
+			}
+		}
+		p.peak = max(p.peak, inFlight)
 		delete(p.started, ev.Sample)
 		if ev.Result != nil && ev.Result.Interrupted() {
 			return

@@ -34,6 +34,9 @@ func TestPaceETA(t *testing.T) {
 		{"a resumed result has no start", []eval.Event{start(0, 0), start(1, 0), finish(7, 10, ok), finish(0, 2000, ok)}, 10, 10 * time.Second},
 		{"a cut sample is no pace", []eval.Event{start(0, 0), start(1, 0), finish(1, 10, cut), finish(0, 2000, ok)}, 10, 10 * time.Second},
 		{"nothing left", []eval.Event{start(0, 0), finish(0, 2000, ok)}, 0, 0},
+		// One worker, followed from another process: the next start is
+		// seen before the end before it; the times say one at a time.
+		{"a start seen before an earlier end", []eval.Event{start(0, 0), start(1, 2100), finish(0, 2000, ok)}, 10, 20 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -266,7 +266,7 @@ func (ss *startedSamples) note(ev *eval.Event) {
 	switch {
 	case ev.Kind == eval.EventSampleStarted && ev.Result != nil:
 		ss.m[ev.Sample] = holder.StartedSample{Index: ev.Sample, ID: head(ev.Result.ID, startedText),
-			Question: head(ev.Result.Question, startedText), Answer: head(ev.Result.Answer, startedText)}
+			Question: head(ev.Result.Question, startedText), Answer: head(ev.Result.Answer, startedText), Started: ev.Time}
 	case ev.Kind == eval.EventSampleFinished:
 		delete(ss.m, ev.Sample)
 	}

@@ -1,6 +1,10 @@
 package holder
 
-import "github.com/ragscope/ragscope/eval"
+import (
+	"time"
+
+	"github.com/ragscope/ragscope/eval"
+)
 
 // Progress is what the process evaluating a run tells the holder of it, so
 // that a process watching the run shows the samples being evaluated and
@@ -21,6 +25,9 @@ type StartedSample struct {
 	ID       string `json:"id,omitempty"`
 	Question string `json:"question,omitempty"`
 	Answer   string `json:"answer,omitempty"`
+	// Started is when its evaluation began: a client's pace (ETA) reads
+	// it, not the moment it saw the sample.
+	Started time.Time `json:"started,omitzero"`
 }
 
 // RunProgress is a live run's last Progress; Live is false when nobody

@@ -142,7 +142,7 @@ func Events(ctx context.Context, st cache.Store, runID string) <-chan eval.Event
 						continue
 					}
 					started[smp.Index] = true
-					if !send(eval.Event{Kind: eval.EventSampleStarted, Sample: smp.Index,
+					if !send(eval.Event{Kind: eval.EventSampleStarted, Sample: smp.Index, Time: smp.Started,
 						Result: &eval.Result{Index: smp.Index, ID: smp.ID, Question: smp.Question, Answer: smp.Answer}}) {
 						return false, true, false
 					}
