@@ -142,13 +142,20 @@ func TestOpenLoadsTheFullResult(t *testing.T) {
 	}
 }
 
-// y on a row whose result is not in memory reads it, then copies it.
-func TestCopyLoadsFirst(t *testing.T) {
+// storedFixture is the fixture run read from a store: no result in
+// memory until a page or a sample is read.
+func storedFixture(t *testing.T) *Model {
 	st := &storeOf{results: fixtureResults(), per: 100}
 	opts := fixtureOptions()
 	opts.Results, opts.Summaries, opts.Load = nil, st.summaries, st.load
 	m := newTestModel(t, opts, 120, 40)
 	run(m, m.readPage(0))
+	return m
+}
+
+// y on a row whose result is not in memory reads it, then copies it.
+func TestCopyLoadsFirst(t *testing.T) {
+	m := storedFixture(t)
 	cmd := press(m, "y")
 	if cmd == nil || !strings.Contains(screenText(m), "reading sample 0") {
 		t.Fatalf("y did not read the sample:\n%s", screenText(m))
@@ -162,11 +169,7 @@ func TestCopyLoadsFirst(t *testing.T) {
 // o on a row whose result is not in memory reads it, pages it, and the
 // status line does not go on saying it is reading.
 func TestPagerLoadsFirst(t *testing.T) {
-	st := &storeOf{results: fixtureResults(), per: 100}
-	opts := fixtureOptions()
-	opts.Results, opts.Summaries, opts.Load = nil, st.summaries, st.load
-	m := newTestModel(t, opts, 120, 40)
-	run(m, m.readPage(0))
+	m := storedFixture(t)
 	script, out := fakePager(t, t.TempDir(), 0)
 	t.Setenv("PAGER", script)
 	t.Setenv("TMPDIR", t.TempDir())
