@@ -110,7 +110,10 @@ func (j *Judge) checklist(ctx context.Context, s *eval.Sample, c *criteria.Crite
 		d.Items = append(d.Items, it.In(lang))
 	}
 	check := func(r *checklistReply) error {
-		return checkList("items", r.Items, "verdict", func(it checklistItem) *bit { return it.Verdict })
+		if err := checkList("items", r.Items, "verdict", func(it checklistItem) *bit { return it.Verdict }); err != nil {
+			return err
+		}
+		return inSentOrder("items", r.Items, func(it checklistItem) string { return it.Item }, d.Items)
 	}
 	r, err := sendCounted(ctx, j, s, prompts.TaskCriterionChecklist, d, check, func(r *checklistReply) int { return len(r.Items) })
 	if err != nil {
@@ -118,8 +121,9 @@ func (j *Judge) checklist(ctx context.Context, s *eval.Sample, c *criteria.Crite
 	}
 	tr := &criteria.Trace{}
 	for i, it := range r.Items {
-		// The item is ours, by position: a judge that rewords it does not
-		// rename the check.
+		// The item is ours, by position (inSentOrder put back one the judge
+		// answered out of order): a judge that rewords it does not rename
+		// the check.
 		tr.Items = append(tr.Items, criteria.ItemVerdict{Item: d.Items[i], Verdict: it.Verdict.n, Reason: strings.TrimSpace(it.Reason), Quote: strings.TrimSpace(it.Quote)})
 	}
 	return tr, nil

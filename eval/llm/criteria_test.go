@@ -157,6 +157,24 @@ func TestCriterionChecklistRecount(t *testing.T) {
 	}
 }
 
+// A checklist answered out of order is read by the items the judge
+// echoes: each verdict stays with its item.
+func TestCriterionChecklistOutOfOrder(t *testing.T) {
+	c := criterionOf(t, "    kind: checklist\n    items: [names the form, gives the deadline]\n")
+	cb := &criteriaBrain{replies: map[string][]string{"criterion_checklist": {
+		`{"items": [{"item": "gives the deadline", "quote": "31 March", "reason": "given", "verdict": 1}, {"item": "names the form", "quote": "", "reason": "no form", "verdict": 0}]}`,
+	}}}
+	s := cb.stack(t, stackOpt{})
+	tr, err := s.judge.Criterion(context.Background(), &criterionSample, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []criteria.ItemVerdict{{Item: "names the form", Verdict: 0, Reason: "no form"}, {Item: "gives the deadline", Verdict: 1, Reason: "given", Quote: "31 March"}}
+	if len(tr.Items) != 2 || tr.Items[0] != want[0] || tr.Items[1] != want[1] {
+		t.Fatalf("items %+v", tr.Items)
+	}
+}
+
 // The fake judge answers every criteria task in the contract, so the
 // end-to-end tests and the demo can run criteria.
 func TestFakeJudgeAnswersCriteria(t *testing.T) {

@@ -326,7 +326,7 @@ func (j *Judge) verdicts(ctx context.Context, s *eval.Sample, task string, d pro
 		if err := checkList(key, list(r), "verdict", verdictOf); err != nil {
 			return err
 		}
-		return inSentOrder(key, list(r), d.Statements)
+		return inSentOrder(key, list(r), func(v verdictItem) string { return v.Statement }, d.Statements)
 	}
 	out, err := sendCounted(ctx, j, s, task, d, check, func(r *verdictsReply) int { return len(list(r)) })
 	if err != nil {
@@ -348,7 +348,7 @@ func (j *Judge) verdicts(ctx context.Context, s *eval.Sample, task string, d pro
 // (local models do); one that echoes another place's statement where the
 // echoes are no such reordering is an error, since which verdict is whose
 // cannot be told. A paraphrased echo says nothing: its place decides.
-func inSentOrder(key string, items []verdictItem, sent []string) error {
+func inSentOrder[T any](key string, items []T, echo func(T) string, sent []string) error {
 	if len(items) != len(sent) {
 		return nil // re-asked with the count (sendCounted)
 	}
@@ -362,7 +362,7 @@ func inSentOrder(key string, items []verdictItem, sent []string) error {
 	}
 	at, moved, all := make([]int, len(items)), false, true
 	for i, it := range items {
-		j, ok := place[echoKey(it.Statement)]
+		j, ok := place[echoKey(echo(it))]
 		if !ok || j < 0 {
 			at[i], all = -1, false
 			continue
@@ -375,18 +375,18 @@ func inSentOrder(key string, items []verdictItem, sent []string) error {
 	if !all {
 		for i, j := range at {
 			if j >= 0 && j != i {
-				return fmt.Errorf("%s[%d] echoes statement %d: the reply answers the statements out of order, and not every one can be placed", key, i, j+1)
+				return fmt.Errorf("%s[%d] echoes number %d of those sent: the reply answers them out of order, and not every one can be placed", key, i, j+1)
 			}
 		}
 	}
 	seen := make([]bool, len(sent))
 	for i, j := range at {
 		if seen[j] {
-			return fmt.Errorf("%s[%d] answers statement %d again, and another statement is not answered", key, i, j+1)
+			return fmt.Errorf("%s[%d] answers number %d of those sent again, and another is not answered", key, i, j+1)
 		}
 		seen[j] = true
 	}
-	placed := make([]verdictItem, len(items))
+	placed := make([]T, len(items))
 	for i, j := range at {
 		placed[j] = items[i]
 	}
