@@ -289,7 +289,7 @@ func (p *parser) criterion(n *yaml.Node) (*Criterion, error) {
 		return nil, p.errf(name, "name %q: use lower-case letters, digits and _ only (it is typed in filters and gates)", c.Name)
 	}
 	if p.reserved != nil && p.reserved(c.Name) {
-		return nil, p.errf(name, "name %q is taken by a metric (its name or abbreviation) or a judge task: choose another so filters, gates and label files stay unambiguous", c.Name)
+		return nil, p.errf(name, "name %q is taken by a metric (its name or abbreviation), a judge task or a report column (answer, diagnosis, …_status): choose another so filters, gates, label files and reports stay unambiguous", c.Name)
 	}
 	kind, ok := fields["kind"]
 	if !ok {

@@ -40,6 +40,21 @@ func reportMetrics(metrics []eval.Metric) []eval.Metric {
 	return out
 }
 
+// The CSV report's columns that are no metric's: before the scores (of a
+// run of conversations, or not), and after the statuses.
+var (
+	csvHead     = []string{"index", "id", "question", "answer"}
+	csvConvHead = []string{"index", "id", "conversation_id", "turn", "question", "answer", "standalone_question"}
+	csvTail     = []string{"diagnosis", "errors", "judge"}
+)
+
+// IsReportColumn reports whether name is a CSV report column of its own
+// (answer, diagnosis, …) or ends as a status column does: a criterion of
+// that name would make two columns of one name.
+func IsReportColumn(name string) bool {
+	return slices.Contains(csvConvHead, name) || slices.Contains(csvTail, name) || strings.HasSuffix(name, "_status")
+}
+
 // WriteReportCSV writes the CSV report, a row per sample as it comes:
 // identity, scores, statuses, the diagnosis at levels and the errors. The
 // four default metrics always have their columns, so a script reads any
@@ -49,9 +64,9 @@ func reportMetrics(metrics []eval.Metric) []eval.Metric {
 func WriteReportCSV(w io.Writer, judge string, metrics []eval.Metric, levels Levels, conv bool, each func(yield func(*eval.Result) error) error) error {
 	cols := reportMetrics(metrics)
 	cw := &csvWriter{csv.NewWriter(w)}
-	head := []string{"index", "id", "question", "answer"}
+	head := slices.Clone(csvHead)
 	if conv {
-		head = []string{"index", "id", "conversation_id", "turn", "question", "answer", "standalone_question"}
+		head = slices.Clone(csvConvHead)
 	}
 	for _, m := range cols {
 		head = append(head, string(m))
@@ -61,7 +76,7 @@ func WriteReportCSV(w io.Writer, judge string, metrics []eval.Metric, levels Lev
 	}
 	// The judge on every row: a CSV travels without its run record, and an
 	// offline (lexical) score must never pass for an LLM judge's.
-	head = append(head, "diagnosis", "errors", "judge")
+	head = append(head, csvTail...)
 	if err := cw.Write(head); err != nil {
 		return err
 	}

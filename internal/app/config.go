@@ -293,12 +293,12 @@ func gatedMetrics(g report.Gate, metrics []eval.Metric, criteria []string) error
 }
 
 // loadCriteria reads and checks --criteria's file. A criterion may not take
-// a name a metric or a judge task answers to: gates, filters and label
-// files would not know which one was meant.
+// a name a metric or a judge task answers to (gates, filters and label
+// files would not know which one was meant), nor a report column's.
 func loadCriteria(path string) (*criteria.Set, error) {
 	set, err := criteria.Load(path, func(name string) bool {
 		_, taken := eval.LookupMetric(name)
-		return taken || labels.IsJudgeTask(name)
+		return taken || labels.IsJudgeTask(name) || report.IsReportColumn(name)
 	})
 	if err != nil {
 		return nil, exit.UsageError{Err: err} // it names the file and the line

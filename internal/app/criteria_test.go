@@ -47,7 +47,9 @@ func TestConfigCriteria(t *testing.T) {
 		{"metric's name", Config{Criteria: write("metric.yaml", "criteria:\n  - name: faithfulness\n    kind: json_valid\n")}, "metric.yaml:2:"},
 		{"metric's abbreviation", Config{Criteria: write("abbrev.yaml", "criteria:\n  - name: cr\n    kind: json_valid\n")}, "abbrev.yaml:2:"},
 		{"metric's alias", Config{Criteria: write("alias.yaml", "criteria:\n  - name: recall\n    kind: json_valid\n")}, "alias.yaml:2:"},
-		{"a judge task", Config{Criteria: write("task.yaml", "criteria:\n  - name: faithfulness_verdicts\n    kind: json_valid\n")}, "task.yaml:2: name \"faithfulness_verdicts\" is taken by a metric (its name or abbreviation) or a judge task"},
+		{"a judge task", Config{Criteria: write("task.yaml", "criteria:\n  - name: faithfulness_verdicts\n    kind: json_valid\n")}, "task.yaml:2: name \"faithfulness_verdicts\" is taken by a metric (its name or abbreviation), a judge task"},
+		{"a report column", Config{Criteria: write("col.yaml", "criteria:\n  - name: answer\n    kind: json_valid\n")}, "col.yaml:2: name \"answer\" is taken"},
+		{"a status column", Config{Criteria: write("st.yaml", "criteria:\n  - name: polite_status\n    kind: json_valid\n")}, "st.yaml:2: name \"polite_status\" is taken"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := c.cfg
