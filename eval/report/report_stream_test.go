@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/criteria"
 )
 
 // The streamed report is byte for byte what encoding the whole report as
@@ -136,6 +137,26 @@ func TestTallyMatchesReport(t *testing.T) {
 	}
 }
 
+// A sample that fails only one of the team's criteria ranks among the
+// worst by that criterion's score.
+func TestWorstCountsCriteria(t *testing.T) {
+	mk := func(i int, f float64, polite *float64) *eval.Result {
+		r := &eval.Result{Index: i, Scores: map[eval.Metric]*float64{eval.Faithfulness: &f}, Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK}}
+		if polite != nil {
+			r.Criteria = map[string]*criteria.Trace{"polite": {}}
+			r.Scores["polite"], r.Status["polite"] = polite, eval.StatusOK
+		}
+		return r
+	}
+	zero := 0.0
+	w := NewWorst(1)
+	w.Add(mk(0, 0.9, nil))
+	w.Add(mk(1, 0.95, &zero))
+	if got := w.Samples(); len(got) != 1 || got[0].Index != 1 {
+		t.Fatalf("the worst is %+v, want sample 1 (polite 0)", got)
+	}
+}
+
 // Worst keeps what sorting every sample and taking the first n gives.
 func TestWorstEqualsSortedPrefix(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -170,5 +191,17 @@ func TestWorstEqualsSortedPrefix(t *testing.T) {
 				t.Fatalf("trial %d: position %d is sample %d, want %d", trial, i, got[i].Index, want[i].Index)
 			}
 		}
+	}
+}
+
+// A why cut for a table cell keeps the criteria it says also fail.
+func TestClipWhyKeepsAlsoFails(t *testing.T) {
+	why := "criterion cites_policy 0.000 < 1: no pattern found in the answer (looked for " + strings.Repeat("第[0-9]条|", 20) + ")" + alsoFails + "helpful, polite)"
+	got := clipWhy(why, 100)
+	if !strings.HasSuffix(got, "(also fails: helpful, polite)") || len([]rune(got)) > 100+len("...") {
+		t.Fatalf("clipWhy = %q (%d runes)", got, len([]rune(got)))
+	}
+	if short := "low: faithfulness 0.2 < 0.5"; clipWhy(short, 100) != short {
+		t.Fatalf("a short why changed: %q", clipWhy(short, 100))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report/internal/show"
@@ -233,7 +234,7 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 				fmt.Fprintf(&b, " %s |", scoreCell(s, m))
 			}
 			d := levels.Diagnose(s)
-			fmt.Fprintf(&b, " %s | %s |\n", d, mdCell(show.Clip(levels.Why(s, d), 100)))
+			fmt.Fprintf(&b, " %s | %s |\n", d, mdCell(clipWhy(levels.Why(s, d), 100)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -282,12 +283,16 @@ func insertCapped[T any](list []T, n, i int, v T) []T {
 // Samples are the kept samples, worst first.
 func (w *Worst) Samples() []*eval.Result { return w.kept }
 
-// lowest is the sample's lowest score, a noise sensitivity counted as
-// 1 - score (lower is better: a high one ranks the sample among the
-// worst); failures sort first, unscored last.
+// lowest is the sample's lowest score, its criteria's included, a noise
+// sensitivity counted as 1 - score (lower is better: a high one ranks the
+// sample among the worst); failures sort first, unscored last.
 func lowest(r *eval.Result) float64 {
 	lo := 2.0
-	for _, m := range eval.AllMetrics {
+	ms := slices.Clone(eval.AllMetrics)
+	for _, n := range r.CriteriaNames() {
+		ms = append(ms, eval.Metric(n))
+	}
+	for _, m := range ms {
 		if r.Status[m].Failed() {
 			return -1
 		}
@@ -387,6 +392,18 @@ func mdCell(s string) string {
 
 // whyCriteria names the criteria a sample fails, the first with its score
 // against its pass level and what decided it.
+// clipWhy shortens a why to n runes for a table cell, keeping whole the
+// criteria it says also fail.
+func clipWhy(why string, n int) string {
+	if i := strings.LastIndex(why, alsoFails); i > 0 {
+		tail := why[i:]
+		return show.Clip(why[:i], max(n-utf8.RuneCountInString(tail), 20)) + tail
+	}
+	return show.Clip(why, n)
+}
+
+const alsoFails = " (also fails: "
+
 func whyCriteria(r *eval.Result, levels Levels) string {
 	failing := levels.FailingCriteria(r)
 	if len(failing) == 0 {
@@ -399,7 +416,7 @@ func whyCriteria(r *eval.Result, levels Levels) string {
 		out += ": " + ev[0]
 	}
 	if len(failing) > 1 {
-		out += " (also fails: " + strings.Join(failing[1:], ", ") + ")"
+		out += alsoFails + strings.Join(failing[1:], ", ") + ")"
 	}
 	return out
 }

@@ -321,8 +321,21 @@ func htmlSampleOf(metrics, scored []eval.Metric, r *eval.Result, levels report.L
 	for _, m := range metrics {
 		s.Sections = append(s.Sections, htmlMetricSection(r, m, levels))
 	}
+	// The criteria in the file's order (the run's), then any other the
+	// result holds.
+	var names []string
+	for _, m := range scored {
+		if r.Criteria[string(m)] != nil {
+			names = append(names, string(m))
+		}
+	}
 	for _, name := range r.CriteriaNames() {
-		s.Criteria = append(s.Criteria, htmlCriterionSection(r, name))
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	for _, name := range names {
+		s.Criteria = append(s.Criteria, htmlCriterionSection(r, name, levels))
 	}
 	cached := 0
 	for _, c := range r.Calls {
@@ -558,14 +571,13 @@ func noiseHTML(r *eval.Result, sec *htmlSection) {
 
 // htmlCriterionSection is a criterion's part of a drill-down: its score
 // or status, and its trace (draws, level, checklist items, matches).
-func htmlCriterionSection(r *eval.Result, name string) htmlSection {
+func htmlCriterionSection(r *eval.Result, name string, levels report.Levels) htmlSection {
 	m := eval.Metric(name)
 	sec := htmlSection{Title: sanitize.Line(name)}
+	passed := false
 	if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
-		sec.Score, sec.Class = fmt.Sprintf("%.3f", v), "hi"
-		if v < report.DiagLow {
-			sec.Class = "lo"
-		}
+		sec.Score, sec.Class = fmt.Sprintf("%.3f", v), bandClass(levels, m, v)
+		passed = levels.Passes(m, v)
 	} else if st, ok := r.Status[m]; ok {
 		sec.Status, sec.StatusClass = sanitize.Line(show.StatusText(r, m)), "warn"
 		if st.Failed() {
@@ -609,7 +621,9 @@ func htmlCriterionSection(r *eval.Result, name string) htmlSection {
 			if mt.InContext {
 				note = "in a chunk too: allowed"
 			}
-			return htmlItem{OK: mt.InContext, Lead: sanitize.Line(mt.What), Text: sanitize.Text(mt.Text), Note: note}
+			// A match is what passed a contains or regex, what failed a
+			// not_contains or pii, unless a chunk holds it too.
+			return htmlItem{OK: passed || mt.InContext, Lead: sanitize.Line(mt.What), Text: sanitize.Text(mt.Text), Note: note}
 		}))
 	}
 	if t.Reason != "" {

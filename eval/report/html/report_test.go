@@ -47,9 +47,9 @@ func htmlReport() *report.Report {
 		Index: 4, ID: "zh-taxpayer-id", Question: "纳税人识别号会变吗？", Answer: "会的，需要重新办理税务登记。",
 		Contexts: []string{"纳税人识别号保持不变，无需重新办理税务登记。", "second\nchunk"}, Reference: "不会。",
 		Scores: map[eval.Metric]*float64{eval.Faithfulness: f(0), eval.ContextUtilization: f(0.5), eval.AnswerSimilarity: f(0.7), eval.AnswerCorrectness: f(0.4),
-			eval.FactualCorrectness: f(0.5), eval.ContextEntityRecall: f(0.5), eval.NoiseSensitivity: f(0.5), "tone": f(1), "steps": f(0.5)},
+			eval.FactualCorrectness: f(0.5), eval.ContextEntityRecall: f(0.5), eval.NoiseSensitivity: f(0.5), "tone": f(1), "steps": f(0.5), "cites": f(1), "pii": f(0)},
 		Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK, eval.ContextUtilization: eval.StatusOK, eval.AnswerSimilarity: eval.StatusOK, eval.AnswerCorrectness: eval.StatusOK,
-			eval.FactualCorrectness: eval.StatusOK, eval.ContextEntityRecall: eval.StatusOK, eval.NoiseSensitivity: eval.StatusOK, "tone": eval.StatusOK, "steps": eval.StatusOK},
+			eval.FactualCorrectness: eval.StatusOK, eval.ContextEntityRecall: eval.StatusOK, eval.NoiseSensitivity: eval.StatusOK, "tone": eval.StatusOK, "steps": eval.StatusOK, "cites": eval.StatusOK, "pii": eval.StatusOK},
 		Faithfulness: &eval.FaithfulnessTrace{Statements: []eval.StatementVerdict{{Statement: "会的", Verdict: 0, Reason: "the chunk says it stays",
 			Evidence: &eval.Citation{Chunk: 1, Quote: "纳税人识别号保持不变"}}}},
 		ContextUtilization: &eval.ContextPrecisionTrace{Chunks: []eval.ChunkVerdict{{Rank: 1, Verdict: 1, Reason: "used"}, {Rank: 2, Verdict: 0, Reason: "unused"}}, Precisions: []float64{1, 0.5}},
@@ -70,6 +70,9 @@ func htmlReport() *report.Report {
 			"tone":   {Draws: []criteria.Draw{{Verdict: 1, Reason: "polite", Quote: "会的"}, {Verdict: 0, Reason: "curt"}, {Verdict: 1, Reason: "fine"}}},
 			"steps":  {Items: []criteria.ItemVerdict{{Item: "names the form", Verdict: 0, Reason: "no form"}, {Item: "says where", Verdict: 1, Reason: "主管税务机关", Quote: "主管税务机关"}}},
 			"rubric": {Level: &level, Description: "mostly right", Reason: "one slip", Quote: "会的"},
+			// A match passes a regex, fails pii unless a chunk holds it.
+			"cites": {Matches: []criteria.Match{{Text: "第12条", What: "pattern"}}},
+			"pii":   {Matches: []criteria.Match{{Text: "13800000000", What: "phone"}, {Text: "010-12345678", What: "phone", InContext: true}}},
 		},
 		Calls: []eval.CallRecord{{Task: "faithfulness_statements", Cached: true}, {Task: "context_utilization_verdict", Error: "timeout"}},
 	}
@@ -112,6 +115,9 @@ func TestHTMLReportGolden(t *testing.T) {
 		"1 of 2 items passed = 0.500",
 		"level 3: mostly right",
 		"call context_utilization_verdict: timeout",
+		`<li class="item-ok"><span class="mk ok">✓</span><span class="lead">pattern</span><span class="t">第12条</span>`,
+		`<li class="item-no"><span class="mk no">✗</span><span class="lead">phone</span><span class="t">13800000000</span>`,
+		`<li class="item-ok"><span class="mk ok">✓</span><span class="lead">phone</span><span class="t">010-12345678</span> <span class="warn">[in a chunk too: allowed]</span>`,
 		// The quote a verdict cites, marked in its chunk.
 		"<li><mark>纳税人识别号保持不变</mark>，无需重新办理税务登记。</li>",
 	} {
