@@ -599,6 +599,7 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 	}
 	var out eval.ChatResponse
 	var cut *cutReply
+	var paid eval.Usage // every attempt's: a malformed reply asked again is billed too
 	err := c.retry(ctx, req.Task, req.Model, estimateChat(req, budget), func(actx context.Context, a *attempt) (int, error) {
 		a.maxReply = c.cfg.MaxReplyBytes
 		start := time.Now()
@@ -611,11 +612,10 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 			return 0, err
 		}
 		used := resp.Usage.PromptTokens + resp.Usage.CompletionTokens
-		out = eval.ChatResponse{
-			Usage: eval.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens,
-				ReasoningTokens: resp.Usage.CompletionTokensDetails.ReasoningTokens},
-			LatencyMS: time.Since(start).Milliseconds(),
-		}
+		paid.PromptTokens += resp.Usage.PromptTokens
+		paid.CompletionTokens += resp.Usage.CompletionTokens
+		paid.ReasoningTokens += resp.Usage.CompletionTokensDetails.ReasoningTokens
+		out = eval.ChatResponse{Usage: paid, LatencyMS: time.Since(start).Milliseconds()}
 		slices.SortStableFunc(resp.Choices, func(x, y chatChoice) int { return cmp.Compare(x.Index, y.Index) })
 		var reasoned bool
 		for _, ch := range resp.Choices {

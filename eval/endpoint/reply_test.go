@@ -2,6 +2,7 @@ package endpoint
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -247,4 +248,42 @@ func (f *fillerReader) Read(p []byte) (int, error) {
 		n += copy(p[n:], fillerBlock)
 	}
 	return n, nil
+}
+
+// A reply the caller refuses (Validate) is asked again, and billed: the
+// call's usage is every attempt's, not the last one's.
+func TestMalformedRepliesAreBilled(t *testing.T) {
+	var n atomic.Int64
+	srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+		if n.Add(1) < 3 {
+			return fakejudge.Reply{Choices: []string{`{"verdict": "maybe"}`}}
+		}
+		return fakejudge.Reply{Choices: []string{`{"verdict": 1}`}}
+	})
+	defer srv.Close()
+	c := newTestClient(t, srv.BaseURL(), Config{MaxRetries: 3})
+	req := chatReq("t")
+	req.Validate = func(s string) error {
+		if s != `{"verdict": 1}` {
+			return errors.New("verdict is not 0 or 1")
+		}
+		return nil
+	}
+	out, err := c.Chat(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want eval.Usage
+	for i, q := range srv.Requests() {
+		reply := `{"verdict": "maybe"}`
+		if i == 2 {
+			reply = `{"verdict": 1}`
+		}
+		p, c := fakejudge.Usage(q.Model, q.Messages, []string{reply})
+		want.PromptTokens += p
+		want.CompletionTokens += c
+	}
+	if n.Load() != 3 || out.Usage.PromptTokens != want.PromptTokens || out.Usage.CompletionTokens != want.CompletionTokens {
+		t.Fatalf("%d requests, usage %+v, want the three attempts' %+v", n.Load(), out.Usage, want)
+	}
 }
