@@ -76,7 +76,7 @@ func TestReadConversationErrors(t *testing.T) {
 		{
 			name: "flat turn repeated", file: "d.jsonl",
 			in:   `{"conversation_id":"a","turn":1,"question":"q","answer":"a"}` + "\n" + `{"conversation_id":"a","turn":1,"question":"q","answer":"a"}`,
-			line: 2, field: "turn", skippable: true, want: []string{`turn 1 of conversation "a" follows turn 1`},
+			line: 2, field: "turn", skippable: true, want: []string{`turn 1 of conversation "a" follows turn 1 (line 1) — the turn is repeated`},
 		},
 		{
 			name: "flat turn not a number", file: "d.jsonl", in: `{"conversation_id":"a","turn":"1","question":"q","answer":"a"}`,

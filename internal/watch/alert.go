@@ -52,7 +52,11 @@ func parseAlerts(specs []string, metrics []eval.Metric) (*alerts, error) {
 			metric, ok = c, true // a criterion
 		}
 		if !ok {
-			return nil, fmt.Errorf("--alert %q: %q is not a metric", spec, m[1])
+			names := make([]string, len(metrics))
+			for i, mm := range metrics {
+				names[i] = string(mm)
+			}
+			return nil, fmt.Errorf("--alert %q: %q is neither a metric nor a criterion of the run (it evaluates %s)", spec, m[1], strings.Join(names, ", "))
 		}
 		if !slices.Contains(metrics, metric) {
 			return nil, fmt.Errorf("--alert %q: %s is not among the metrics evaluated (--metrics)", spec, metric)

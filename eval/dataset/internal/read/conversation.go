@@ -102,8 +102,15 @@ func (c *Collector) addFlat(line int, rec *JSONRecord, s eval.Sample, idKey stri
 		if conv != nil && c.FollowLog {
 			msg = fmt.Sprintf("turn %d of conversation %q comes after its turn %d (%s %d) — a repeated or reordered turn is not evaluated", n, id, last, c.Unit, conv.line)
 		} else if conv != nil {
-			msg = fmt.Sprintf("turn %d of conversation %q follows turn %d (%s %d) — a turn order gap: the turns of one conversation must come in order 1, 2, 3… (other conversations may come between them)",
-				n, id, last, c.Unit, conv.line)
+			what := "a turn order gap"
+			switch {
+			case n == last:
+				what = "the turn is repeated"
+			case n < last:
+				what = "the turns are out of order"
+			}
+			msg = fmt.Sprintf("turn %d of conversation %q follows turn %d (%s %d) — %s: the turns of one conversation must come in order 1, 2, 3… (other conversations may come between them)",
+				n, id, last, c.Unit, conv.line, what)
 		}
 		return c.Bad(line, keyTurn, msg)
 	}
