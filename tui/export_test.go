@@ -262,3 +262,31 @@ func TestPagerCommand(t *testing.T) {
 		})
 	}
 }
+
+// The pager runs without the judge's key, or any other secret in the
+// environment; what it needs (PATH, HOME, the locale) it keeps.
+func TestPagerGetsNoSecrets(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "env")
+	script := filepath.Join(dir, "pager.sh")
+	if err := os.WriteFile(script, []byte(fmt.Sprintf("#!/bin/sh\nenv > %q\n", out)), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PAGER", script)
+	t.Setenv("TMPDIR", t.TempDir())
+	t.Setenv("OPENAI_API_KEY", "sk-secret-0123456789")
+	t.Setenv("DEEPSEEK_KEY", "sk-secret-profile")
+	t.Setenv("LANG", "zh_CN.UTF-8")
+	m := newTestModel(t, fixtureOptions(), 80, 24)
+	rec := &runExec{t: t}
+	m.exec = rec.exec
+	pressDrive(t, m, "o")
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := string(b)
+	if strings.Contains(env, "sk-secret") || !strings.Contains(env, "LANG=zh_CN.UTF-8") || !strings.Contains(env, "PATH=") {
+		t.Fatalf("the pager's environment:\n%s", env)
+	}
+}

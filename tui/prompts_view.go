@@ -137,7 +137,7 @@ func (m *Model) edit(task, lang, path string, err error) tea.Cmd {
 		v.err, v.note = err.Error(), ""
 		return nil
 	}
-	return m.exec(c, func(edited error) tea.Msg {
+	return m.runChild(c, func(edited error) tea.Msg {
 		return reply(func() tea.Cmd { return m.reloadAfterEdit(task, lang, edited) })
 	})
 }
