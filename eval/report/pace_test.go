@@ -34,6 +34,22 @@ func TestPaceETA(t *testing.T) {
 		{"a resumed result has no start", []eval.Event{start(0, 0), start(1, 0), finish(7, 10, ok), finish(0, 2000, ok)}, 10, 10 * time.Second},
 		{"a cut sample is no pace", []eval.Event{start(0, 0), start(1, 0), finish(1, 10, cut), finish(0, 2000, ok)}, 10, 10 * time.Second},
 		{"nothing left", []eval.Event{start(0, 0), finish(0, 2000, ok)}, 0, 0},
+		// Four workers finishing together at first: the sample's time
+		// over the workers, not the few milliseconds between them.
+		{"the first workers' finishes come together", []eval.Event{start(0, 0), start(1, 0), start(2, 0), start(3, 0),
+			finish(0, 4000, ok), finish(1, 4010, ok), finish(2, 4020, ok)}, 12, 12030 * time.Millisecond},
+		// Finished samples waiting to be stored: many in flight, a quick
+		// sample each, one finish every 500 ms: the finishes' pace decides.
+		{"the pace of the finishes", func() []eval.Event {
+			var evs []eval.Event
+			for i := range 10 {
+				evs = append(evs, start(i, 0))
+			}
+			for i := range 10 {
+				evs = append(evs, finish(i, 1000+500*i, ok))
+			}
+			return evs
+		}(), 100, 50 * time.Second},
 		// One worker, followed from another process: the next start is
 		// seen before the end before it; the times say one at a time.
 		{"a start seen before an earlier end", []eval.Event{start(0, 0), start(1, 2100), finish(0, 2000, ok)}, 10, 20 * time.Second},

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -108,6 +109,11 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 	}
 	if err := s.BuildJudge(); err != nil {
 		return nil, err
+	}
+	if cfg.Resume != "" {
+		if err := s.sameJudge(); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.initRun(); err != nil {
 		return nil, err
@@ -410,6 +416,32 @@ func (s *Session) loadResume() error {
 		}
 		return nil
 	})
+}
+
+// sameJudge refuses to resume a run with another judge than the one that
+// judged its first samples: its means would mix two judges' scores under
+// the second one's name.
+func (s *Session) sameJudge() error {
+	was, now := s.run.Judge, s.Judge.Info()
+	if was.Kind == "" || was.Kind == now.Kind && was.Model == now.Model && was.BaseURL == now.BaseURL && was.EmbeddingModel == now.EmbeddingModel {
+		return nil
+	}
+	how := "--offline"
+	if was.Kind != "offline" {
+		how = fmt.Sprintf("--base-url %s --model %s", was.BaseURL, was.Model)
+		if was.EmbeddingModel != "" {
+			how += " --embedding-model " + was.EmbeddingModel
+		}
+	}
+	return exit.UsageError{Err: fmt.Errorf("--resume %s: the run was judged by %s, and this resume would judge with %s; resume it with the same judge (%s, and its key), or start a new run",
+		s.run.ID, judgeText(was), judgeText(now), how)}
+}
+
+func judgeText(j eval.JudgeInfo) string {
+	if j.Kind == "offline" {
+		return j.Name
+	}
+	return fmt.Sprintf("%s at %s", cmp.Or(j.Model, j.Name), j.BaseURL)
 }
 
 // resumeCriteria keeps the criteria of a resumed run that had some:

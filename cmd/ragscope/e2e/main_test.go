@@ -519,6 +519,11 @@ func TestResumeContinuesTheSameRun(t *testing.T) {
 	if !strings.Contains(runs.stdout, "interrupted") {
 		t.Fatalf("the killed run is not listed as interrupted:\n%s", runs.stdout)
 	}
+	// Another judge would mix two judges' scores under one name: refused.
+	if other := runBin(t, cleanEnv(t), "run", "--headless", "--resume", "latest", "--db", db); other.code != exitUsage ||
+		!strings.Contains(other.stderr, "the run was judged by") || !strings.Contains(other.stderr, "offline (lexical)") {
+		t.Fatalf("resume with the offline judge: exit %d\n%s", other.code, other.stderr)
+	}
 	r := runBin(t, env, "run", "--headless", "--resume", "latest", "--db", db)
 	if r.code != 0 || !strings.Contains(r.stderr, "resuming") {
 		t.Fatalf("resume: exit %d\n%s", r.code, r.stderr)
