@@ -25,6 +25,7 @@ import (
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/baseline"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/prompts"
 )
@@ -387,12 +388,25 @@ func (s *Session) loadResume() error {
 	if info.FinishedAt != nil && !info.Cancelled {
 		return exit.UsageError{Err: fmt.Errorf("--resume %s: that run finished at %s; nothing to resume", info.ID, info.FinishedAt.Format(time.RFC3339))}
 	}
+	if lv, ok := s.Store.(interface {
+		Live() (map[string]holder.LiveRun, error)
+	}); ok {
+		if running, err := lv.Live(); err == nil {
+			if lr, live := running[info.ID]; live {
+				return exit.UsageError{Err: fmt.Errorf("--resume %s: the run is being evaluated now by pid %d (ragscope %s); follow it with ragscope attach %s, or stop that process first",
+					info.ID, lr.PID, lr.Role, info.ID)}
+			}
+		}
+	}
 	if s.Cfg.Dataset == "" {
 		s.Cfg.Dataset = info.Dataset
 	} else if s.Cfg.Dataset != info.Dataset {
 		return exit.UsageError{Err: fmt.Errorf("--resume %s: the run evaluated %s, not %s", info.ID, info.Dataset, s.Cfg.Dataset)}
 	}
 	if err := s.resumeCriteria(info); err != nil {
+		return err
+	}
+	if err := s.resumeMetrics(info); err != nil {
 		return err
 	}
 	s.run = info
@@ -416,6 +430,25 @@ func (s *Session) loadResume() error {
 		}
 		return nil
 	})
+}
+
+// resumeMetrics keeps the metrics of a resumed run: without --metrics its
+// own are evaluated; others would score the rest of the run otherwise.
+func (s *Session) resumeMetrics(info report.RunInfo) error {
+	if len(info.Metrics) == 0 || sameMetrics(s.Metrics, info.Metrics) {
+		return nil
+	}
+	if m := strings.TrimSpace(s.Cfg.Metrics); m == "" || m == "all" {
+		s.Metrics = slices.Clone(info.Metrics)
+		s.Cfg.Parsed.Metrics = s.Metrics
+		return nil
+	}
+	return exit.UsageError{Err: fmt.Errorf("--resume %s: the run evaluates %s, not --metrics %s: leave --metrics out (the run's are kept), or start a new run",
+		info.ID, joinMetrics(info.Metrics), s.Cfg.Metrics)}
+}
+
+func sameMetrics(a, b []eval.Metric) bool {
+	return len(a) == len(b) && !slices.ContainsFunc(a, func(m eval.Metric) bool { return !slices.Contains(b, m) })
 }
 
 // sameJudge refuses to resume a run with another judge than the one that

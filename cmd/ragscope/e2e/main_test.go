@@ -541,6 +541,40 @@ func TestResumeContinuesTheSameRun(t *testing.T) {
 	}
 }
 
+// A resume keeps what the run was: its metrics without --metrics, and it
+// is refused while another process still evaluates the run, or with other
+// metrics: the rest would be scored twice, or otherwise.
+func TestResumeKeepsTheRunsSettings(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 50 * time.Millisecond })
+	defer srv.Close()
+	data := smallDataset(t, 16)
+	db := filepath.Join(t.TempDir(), "r.db")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	first := startUntil(t, env, srv, 6, "run", "--headless", "--concurrency", "1", "--metrics", "faithfulness", "--db", db, data)
+	if live := runBin(t, env, "run", "--headless", "--resume", "latest", "--db", db); live.code != exitUsage || !strings.Contains(live.stderr, "is being evaluated now by pid") {
+		t.Errorf("resuming a run another process evaluates: exit %d\n%s", live.code, live.stderr)
+	}
+	first.cmd.Process.Signal(os.Kill)
+	first.cmd.Wait()
+	if other := runBin(t, env, "run", "--headless", "--resume", "latest", "--metrics", "context_recall", "--db", db); other.code != exitUsage || !strings.Contains(other.stderr, "the run evaluates faithfulness") {
+		t.Fatalf("resume with other metrics: exit %d\n%s", other.code, other.stderr)
+	}
+	r := runBin(t, env, "run", "--headless", "--resume", "latest", "--db", db)
+	if r.code != exitOK {
+		t.Fatalf("resume: exit %d\n%s", r.code, r.stderr)
+	}
+	rep := decodeReport(t, r.stdout)
+	if len(rep.Run.Metrics) != 1 || rep.Run.Metrics[0] != eval.Faithfulness || rep.Summary[eval.Faithfulness].Scored != 16 {
+		t.Fatalf("resumed run: metrics %v, faithfulness %+v", rep.Run.Metrics, rep.Summary[eval.Faithfulness])
+	}
+	for _, s := range rep.Samples {
+		if _, ok := s.Status[eval.ContextRecall]; ok {
+			t.Fatalf("sample %s has context recall: the resume evaluated other metrics", s.ID)
+		}
+	}
+}
+
 func TestSeparateEmbeddingEndpoint(t *testing.T) {
 	chat := fakejudge.New(fakejudge.Generic)
 	defer chat.Close()
