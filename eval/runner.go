@@ -270,7 +270,8 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 		// for); the rest were never read and stay unfinished, for --resume.
 		r.stats.abort(fmt.Errorf("reading the dataset failed after %d samples: %w", i, err))
 	}
-	r.cancelled = cancelled.Load()
+	// A dataset that failed to read cut the run short as a stop does.
+	r.cancelled = cancelled.Load() || err != nil
 	emit(Event{Kind: EventRunFinished, Sample: -1, InFlight: 0})
 	return err
 }
@@ -283,7 +284,7 @@ func (r *Runner) done(index int) *Result {
 }
 
 // Cancelled reports, once Run has returned, whether the run was cut short:
-// some metric of some sample ended cancelled. A signal that arrives after
+// some metric of some sample ended cancelled, or the dataset failed to read. A signal that arrives after
 // the last sample finished does not make a finished run cancelled.
 func (r *Runner) Cancelled() bool { return r.cancelled }
 

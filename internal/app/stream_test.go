@@ -84,4 +84,10 @@ func TestStreamedRunStopsWhenTheDatasetChanges(t *testing.T) {
 	if code != exit.Fatal || err == nil || !strings.Contains(err.Error(), "changed while it was being evaluated") || !strings.Contains(err.Error(), "start a new run") || strings.Contains(err.Error(), "--resume") {
 		t.Fatalf("exit %d, %v\n%s", code, err, stderr.String())
 	}
+	// The run is recorded cut short, not finished: nothing takes it for
+	// a whole evaluation of the file (report latest, --baseline latest).
+	runs, err := st.Runs()
+	if err != nil || len(runs) != 1 || !runs[0].Cancelled {
+		t.Fatalf("the run's record: %+v (%v)", runs, err)
+	}
 }
