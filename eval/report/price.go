@@ -168,7 +168,7 @@ func (r RunInfo) CostText() string {
 		return "—"
 	}
 	s := FormatUSD(*r.CostUSD)
-	if r.UsagePartial {
+	if r.UsagePartial && !r.Pricing.Offline { // the offline judge costs nothing, however interrupted
 		s += "+"
 	}
 	return s
@@ -199,7 +199,7 @@ func (r RunInfo) CostSentence() string {
 		return "not recorded"
 	case c == "—":
 		c = "unknown"
-	case r.UsagePartial:
+	case r.UsagePartial && !r.Pricing.Offline:
 		c += " at least (an interrupted attempt of this run recorded no usage)"
 	}
 	return c + " (" + r.Pricing.Note() + ")"

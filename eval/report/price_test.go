@@ -117,6 +117,12 @@ func TestPriceUsage(t *testing.T) {
 			if got := r.CostSentence(); got != tt.sentence {
 				t.Errorf("cost sentence %q, want %q", got, tt.sentence)
 			}
+			// An interrupted attempt leaves the cost a floor, but nothing
+			// to add to the offline judge's.
+			r.UsagePartial = true
+			if got := r.CostText(); r.Pricing != nil && r.Pricing.Offline && got != "$0" || r.Pricing != nil && !r.Pricing.Offline && tt.total != nil && got != tt.text+"+" {
+				t.Errorf("interrupted: cost text %q", got)
+			}
 			if u := r.Usage[eval.Faithfulness]; u.Chat != 3 || u.CacheHits != 1 || u.PromptTokens != 1500 || len(u.Tasks) != 2 {
 				t.Errorf("faithfulness rolled up to %+v", u)
 			}
