@@ -5,7 +5,9 @@ package app
 
 import (
 	"cmp"
+	"errors"
 	"math"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -199,6 +201,25 @@ func joinMetrics(ms []eval.Metric) string {
 // Validate parses the settings given as text into Parsed, and refuses
 // settings that would otherwise be quietly replaced by a default (a
 // --concurrency 0 that became 16 hid a typo in a script).
+// checkURL refuses an endpoint URL a request could not go to ("" is none):
+// a missing scheme (localhost:11434/v1) would fail every call, each
+// retried.
+func checkURL(raw string) error {
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return err
+	case u.Scheme != "http" && u.Scheme != "https":
+		return errors.New("it has no http:// or https:// scheme")
+	case u.Host == "":
+		return errors.New("it names no host")
+	}
+	return nil
+}
+
 func (c *Config) Validate() error {
 	var p Settings
 	var errs [5]error // the first one is said
@@ -235,6 +256,11 @@ func (c *Config) Validate() error {
 		return exit.Usagef("--temperature %v: give 0 or more (0 for the most repeatable verdicts)", c.Temperature)
 	case c.ConfirmOver < 0 || math.IsNaN(c.ConfirmOver) || math.IsInf(c.ConfirmOver, 0):
 		return exit.Usagef("--confirm-over %v: give a cost in US dollars, e.g. 5 or 0.50", c.ConfirmOver)
+	}
+	for _, u := range []struct{ name, url string }{{"--base-url", c.BaseURL}, {"--embedding-base-url", c.EmbeddingURL}} {
+		if err := checkURL(u.url); err != nil && !c.Offline {
+			return exit.Usagef("%s %q (from the flag, the environment or the judge's profile): %v; give the endpoint's URL with its scheme, e.g. http://localhost:11434/v1", u.name, u.url, err)
+		}
 	}
 	if !slices.Contains([]string{"", runreport.FormatJSON, runreport.FormatGitHub, runreport.FormatJSONL, runreport.FormatHTML}, c.Format) {
 		return exit.Usagef("--format %q: a run writes json, github, jsonl or html (csv and md: ragscope report RUN --format csv|md)", c.Format)
