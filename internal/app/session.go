@@ -456,7 +456,8 @@ func sameMetrics(a, b []eval.Metric) bool {
 // the second one's name.
 func (s *Session) sameJudge() error {
 	was, now := s.run.Judge, s.Judge.Info()
-	if was.Kind == "" || was.Kind == now.Kind && was.Model == now.Model && was.BaseURL == now.BaseURL && was.EmbeddingModel == now.EmbeddingModel {
+	// The models decide the scores; the server serving them may move.
+	if was.Kind == "" || was.Kind == now.Kind && was.Model == now.Model && was.EmbeddingModel == now.EmbeddingModel {
 		return nil
 	}
 	how := "--offline"
