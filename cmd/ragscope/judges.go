@@ -117,12 +117,15 @@ func applyProfile(fs *pflag.FlagSet, name string, prof map[string]any, path stri
 			}
 			if fs.Lookup("api-key") != nil && !fs.Changed("api-key") {
 				v := os.Getenv(env)
-				if v == "" {
+				if v == "" && !offlineAsked(fs) {
 					return fmt.Errorf("judge %q: its key is read from $%s, which is not set", name, env)
 				}
+				// Set marks the key given, so that OPENAI_API_KEY does not
+				// replace it; setKeyFrom says where it was read.
 				if err := fs.Set("api-key", v); err != nil {
 					return err
 				}
+				setKeyFrom(fs, v, env)
 			}
 			continue
 		}
@@ -135,6 +138,12 @@ func applyProfile(fs *pflag.FlagSet, name string, prof map[string]any, path stri
 		}
 	}
 	return nil
+}
+
+// offlineAsked reports whether fs asks for the offline judge, which needs no key.
+func offlineAsked(fs *pflag.FlagSet) bool {
+	fl := fs.Lookup("offline")
+	return fl != nil && fl.Value.String() == "true"
 }
 
 // setSetting sets flag to a settings value; where names the value in

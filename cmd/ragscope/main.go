@@ -177,7 +177,9 @@ func (c *cli) action(body func(cmd *cobra.Command, args []string) int) func(*cob
 		// The key's variable is read here, not as the flag's default, which
 		// help would show.
 		if fl := cmd.Flags().Lookup("api-key"); fl != nil && fl.Value.String() == "" {
-			_ = fl.Value.Set(os.Getenv("OPENAI_API_KEY"))
+			if v := os.Getenv("OPENAI_API_KEY"); v != "" {
+				setKeyFrom(cmd.Flags(), v, "OPENAI_API_KEY")
+			}
 		}
 		c.code = body(cmd, args)
 		return nil

@@ -36,6 +36,31 @@ type runFlags struct {
 	judge    string
 }
 
+// keyFlag is --api-key's value; from says where the key was read (the
+// flag, $OPENAI_API_KEY, a profile's variable), for a refused key's hint.
+type keyFlag struct{ key, from *string }
+
+func (k keyFlag) String() string {
+	if k.key == nil {
+		return ""
+	}
+	return *k.key
+}
+
+func (k keyFlag) Set(v string) error {
+	*k.key, *k.from = v, "--api-key"
+	return nil
+}
+
+func (keyFlag) Type() string { return "string" }
+
+// setKeyFrom sets fs's --api-key to key, read from the variable env.
+func setKeyFrom(fs *pflag.FlagSet, key, env string) {
+	if kf, ok := fs.Lookup("api-key").Value.(keyFlag); ok {
+		*kf.key, *kf.from = key, "$"+env
+	}
+}
+
 // addRunFlags defines the flags of run (and check, which shares the judge
 // settings) on fs, in the order of their groups in the help (runFlagGroups).
 func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
@@ -45,7 +70,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.StringVar(&f.judge, "judge", os.Getenv("RAGSCOPE_JUDGE"), "a named judge profile of the settings file (see ragscope judge); flags given here still win")
 	_ = fs.SetAnnotation("judge", profileAnnotation, []string{"true"})
 	fs.StringVar(&c.BaseURL, "base-url", os.Getenv("OPENAI_BASE_URL"), "OpenAI-compatible API base URL, e.g. http://localhost:11434/v1")
-	fs.StringVar(&c.APIKey, "api-key", "", "API key; prefer the environment variable: flags show in the process list")
+	fs.Var(keyFlag{&c.APIKey, &c.KeyFrom}, "api-key", "API key; prefer the environment variable: flags show in the process list")
 	fs.StringVar(&c.APIType, "api-type", "openai", "API flavour: openai or azure")
 	fs.StringVar(&c.APIVersion, "api-version", "", "Azure API version")
 	fs.StringVar(&c.Model, "model", cmp.Or(os.Getenv("RAGSCOPE_MODEL"), "gpt-4o-mini"), "judge chat model")

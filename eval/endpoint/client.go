@@ -31,6 +31,9 @@ import (
 type Config struct {
 	BaseURL string
 	APIKey  string
+	// KeyFrom names where the key was read, for a refused key's hint:
+	// "$OPENAI_API_KEY" (the default), a profile's "$DEEPSEEK_KEY", "--api-key".
+	KeyFrom string
 	// APIType is "openai" (default) or "azure"; Azure also needs APIVersion
 	// and uses the model name as the deployment name.
 	APIType    string
@@ -858,7 +861,7 @@ func cancelled(task string) error {
 // failure classifies an attempt's error, with every text in it redacted.
 func (c *Client) failure(err error, a *attempt, model string, timedOut bool) *Failure {
 	return classify(err, facts{
-		model: model, host: a.host, endpoint: a.endpoint, modelsPath: c.modelsPath, keySet: c.cfg.APIKey != "",
+		model: model, host: a.host, endpoint: a.endpoint, modelsPath: c.modelsPath, keySet: c.cfg.APIKey != "", keyFrom: c.cfg.KeyFrom,
 		timeout: c.cfg.RequestTimeout, timedOut: timedOut, maxRetryAfter: c.cfg.MaxRetryAfter, redact: c.redact,
 	})
 }

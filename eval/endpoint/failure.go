@@ -130,6 +130,7 @@ type facts struct {
 	endpoint      string // host and path
 	modelsPath    string // path of the models list, for the hint
 	keySet        bool
+	keyFrom       string // where the key was read (Config.KeyFrom)
 	timeout       time.Duration
 	timedOut      bool
 	maxRetryAfter time.Duration
@@ -259,7 +260,7 @@ func fromReply(f *Failure, status int, body []byte, isPage bool, retryAfter time
 	switch {
 	case code == 401 || code == 403:
 		f.Kind = KindUnauthorized
-		f.Hint = "check OPENAI_API_KEY (" + answered + ")"
+		f.Hint = "check " + cmp.Or(fx.keyFrom, "OPENAI_API_KEY") + " (" + answered + ")"
 		if !fx.keySet {
 			f.Hint = "no API key was sent: set OPENAI_API_KEY (" + answered + ")"
 		}

@@ -38,6 +38,7 @@ type Config struct {
 	Stream         bool    `json:"stream,omitempty"`
 	BaseURL        string  `json:"base_url,omitempty"`
 	APIKey         string  `json:"-"`
+	KeyFrom        string  `json:"-"` // where APIKey was read (endpoint.Config.KeyFrom)
 	APIType        string  `json:"api_type,omitempty"`
 	APIVersion     string  `json:"api_version,omitempty"`
 	Model          string  `json:"model,omitempty"`

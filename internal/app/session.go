@@ -359,7 +359,7 @@ func lasting(kind string) bool { return endpoint.Kind(kind).Lasting() }
 // known of the endpoint with the judge (ab; nil: nothing).
 func (c *Config) Endpoint(baseURL string, ab *endpoint.Abilities) (*endpoint.Client, error) {
 	return endpoint.New(endpoint.Config{
-		BaseURL: baseURL, APIKey: c.APIKey, APIType: c.APIType, APIVersion: c.APIVersion,
+		BaseURL: baseURL, APIKey: c.APIKey, KeyFrom: c.KeyFrom, APIType: c.APIType, APIVersion: c.APIVersion,
 		Concurrency: c.Concurrency, RequestTimeout: c.Timeout, MaxRetries: c.MaxRetries, EmbeddingFormat: c.EmbedFormat,
 		MaxRetryAfter: c.MaxRetryAfter, RPM: c.RPM, TPM: c.TPM, MaxReplyBytes: c.MaxReplyBytes,
 		MaxTokens: c.MaxTokens, Abilities: ab,

@@ -276,6 +276,25 @@ func TestJudgeProfiles(t *testing.T) {
 			t.Errorf("%s %s: exit %d, stderr %q; want exit 2 saying %q", tc.file, tc.args, r.code, r.stderr, tc.want)
 		}
 	}
+	// --offline needs no key: a default profile's unset variable is no error.
+	p := filepath.Join(t.TempDir(), "c.json")
+	if err := os.WriteFile(p, []byte(`{"judge": "local", "judges": {"local": {"model": "m", "api_key_env": "UNSET_KEY"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := runBin(t, cleanEnv(t), "run", "--headless", "--offline", "--config", p, "--db", filepath.Join(dir, "o.db"), personaDataset(t)); r.code != exitOK {
+		t.Errorf("--offline with a default profile whose key is unset: exit %d\n%s", r.code, r.stderr)
+	}
+	// A refused key is named as the profile names it, not as OPENAI_API_KEY.
+	refusing := fakejudge.New(func(*fakejudge.Request) fakejudge.Reply {
+		return fakejudge.Reply{Status: 401, Body: `{"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}`}
+	})
+	defer refusing.Close()
+	if err := os.WriteFile(p, []byte(`{"judges": {"q": {"base_url": "`+refusing.BaseURL()+`", "model": "m", "api_key_env": "Q_KEY"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := runBin(t, cleanEnv(t, "Q_KEY=sk-q-0123456789"), "check", "--config", p, "--judge", "q"); !strings.Contains(r.stdout, "check $Q_KEY") {
+		t.Errorf("check of a refused profile key:\n%s%s", r.stdout, r.stderr)
+	}
 }
 
 // TestProfileKeyStaysWithItsEndpoint: a default profile's key never goes to
