@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 )
@@ -138,7 +139,17 @@ func settingsObject(b []byte) (map[string]any, error) {
 	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	notObject := func(err error) error { return fmt.Errorf("not a JSON object: %v", err) }
+	notObject := func(err error) error {
+		// Where: a missing comma is found at the next key, a line on.
+		off := dec.InputOffset()
+		if se := (*json.SyntaxError)(nil); errors.As(err, &se) {
+			off = se.Offset
+		}
+		before := b[:min(int(off), len(b))]
+		line := 1 + bytes.Count(before, []byte("\n"))
+		col := 1 + utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:])
+		return fmt.Errorf("line %d, column %d: not a JSON object: %v", line, col, err)
+	}
 	if tok, err := dec.Token(); err != nil {
 		return nil, notObject(err)
 	} else if d, ok := tok.(json.Delim); !ok || d != '{' {

@@ -201,6 +201,18 @@ DEEPSEEK_API_KEY=sk-... ragscope judge add deepseek --base-url https://api.deeps
 			if err := f.Validate(); err != nil {
 				return failedAsIs(c.stderr, "ragscope judge add", exit.UsageError{Err: err})
 			}
+			// The file must take the profile before the check is paid for.
+			path, _ := settingsPath(f.config)
+			if path == "" {
+				return failedAsIs(c.stderr, "ragscope judge add", exit.Usagef("no settings file: pass --config FILE"))
+			}
+			raw, err := readSettingsObject(path)
+			if err != nil {
+				return failedAsIs(c.stderr, "ragscope judge add", exit.UsageError{Err: err})
+			}
+			if old, ok := raw["judges"].(map[string]any); ok && old[name] != nil {
+				fmt.Fprintf(c.stderr, "ragscope judge add: %s has a judge %q: it is replaced once the check passes\n", path, name)
+			}
 			ctx, stop := interruptible()
 			defer stop()
 			if code := check.Run(ctx, &f.Config, c.stdout); code != exit.OK && !force {
@@ -217,7 +229,6 @@ DEEPSEEK_API_KEY=sk-... ragscope judge add deepseek --base-url https://api.deeps
 			if keyEnv != "" {
 				prof[apiKeyEnv] = keyEnv
 			}
-			path, _ := settingsPath(f.config)
 			if err := saveProfile(path, name, prof, makeDefault); err != nil {
 				return failedAsIs(c.stderr, "ragscope judge add", err)
 			}

@@ -276,6 +276,16 @@ func TestJudgeProfiles(t *testing.T) {
 			t.Errorf("%s %s: exit %d, stderr %q; want exit 2 saying %q", tc.file, tc.args, r.code, r.stderr, tc.want)
 		}
 	}
+	// A settings file that cannot take the profile is refused before the
+	// check is paid for.
+	broken := filepath.Join(t.TempDir(), "broken.json")
+	if err := os.WriteFile(broken, []byte("{\n  \"a\": 1\n  \"b\": 2\n}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before = good.Count("")
+	if r := runBin(t, env, "judge", "add", "x", "--config", broken, "--base-url", good.BaseURL(), "--model", "m"); r.code != exitUsage || good.Count("") != before || !strings.Contains(r.stderr, "line 3") {
+		t.Errorf("judge add into a broken file: exit %d, %d calls\n%s", r.code, good.Count("")-before, r.stderr)
+	}
 	// --offline needs no key: a default profile's unset variable is no error.
 	p := filepath.Join(t.TempDir(), "c.json")
 	if err := os.WriteFile(p, []byte(`{"judge": "local", "judges": {"local": {"model": "m", "api_key_env": "UNSET_KEY"}}}`), 0o600); err != nil {

@@ -717,6 +717,7 @@ func TestSettingsFile(t *testing.T) {
 		{`{"api_key": "sk-x"}`, "OPENAI_API_KEY"},
 		{`{"concurrency": "many"}`, `"concurrency"`},
 		{`[1, 2]`, "not a JSON object"},
+		{"{\n  \"model\": \"x\"\n  \"concurrency\": 8\n}", "line 3, column 3: not a JSON object"},
 	} {
 		write(tc.body)
 		if r := runBin(t, env, "run", "--headless", data); r.code != exitUsage || !strings.Contains(r.stderr, tc.want) || !strings.Contains(r.stderr, "config.json") {
