@@ -9,7 +9,20 @@ import (
 // one's file, its rows with their targets, and what was published on it.
 func DescribeSets() string {
 	var b strings.Builder
+	var ownRead, ownHeld int // the embedded sets, said in one line
+	var ownTargets []string
 	for _, set := range Sets {
+		if set.Path == embeddedPath {
+			if len(set.Rows) > 0 && set.Rows[0].Read {
+				ownRead++
+			} else {
+				ownHeld++
+				if set.Target > 0 {
+					ownTargets = append(ownTargets, fmt.Sprintf("%s %.2f", strings.TrimSuffix(set.Name, " (own)"), set.Target))
+				}
+			}
+			continue
+		}
 		if set.LoadAnswers != nil {
 			fmt.Fprintf(&b, "\n  %-45s offline, per answer: balanced accuracy and ROC-AUC, no target", set.Path)
 			continue
@@ -33,6 +46,14 @@ func DescribeSets() string {
 			pub += "; also --judge llm"
 		}
 		fmt.Fprintf(&b, "\n  %-45s offline: %s%s", set.Path, strings.Join(rows, ", "), pub)
+	}
+	if ownRead+ownHeld > 0 {
+		targets := "no target"
+		if len(ownTargets) > 0 {
+			targets = "targets " + strings.Join(ownTargets, ", ") + ", the others none"
+		}
+		fmt.Fprintf(&b, "\n  %-45s offline: given, %d read, %d held out (%s); embedded, no --datasets needed",
+			fmt.Sprintf("ragscope/enterprise-1..%d", ownRead+ownHeld), ownRead, ownHeld, targets)
 	}
 	return b.String()
 }

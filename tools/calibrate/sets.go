@@ -126,10 +126,13 @@ func init() {
 	}
 }
 
+// embeddedPath is the Path of the sets the tool embeds.
+const embeddedPath = "(embedded)"
+
 // enterpriseSet is the registry entry of the project's n-th set, read or
 // held out, with its target (0: none).
 func enterpriseSet(n int, read bool, target float64) Set {
-	return Set{Name: EnterpriseName(n) + " (own)", Path: "(embedded)", Load: Enterprise(n), Target: target, Rows: []Row{{Given, false, read}}}
+	return Set{Name: EnterpriseName(n) + " (own)", Path: embeddedPath, Load: Enterprise(n), Target: target, Rows: []Row{{Given, false, read}}}
 }
 
 // LoadedSet is a set's pairs for the LLM judge, in the construction of its
