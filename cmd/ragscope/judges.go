@@ -160,6 +160,11 @@ func setSetting(fs *pflag.FlagSet, flag string, v any, where string) error {
 	default:
 		return fmt.Errorf("%s must be a string, number or boolean", where)
 	}
+	// A path or a name given as a number ("db": 5) is a mistake, not a
+	// file named 5.
+	if _, isText := v.(string); !isText && fs.Lookup(flag).Value.Type() == "string" {
+		return fmt.Errorf("%s must be a string (in quotes), not %s", where, text)
+	}
 	if err := fs.Set(flag, text); err != nil {
 		return fmt.Errorf("%s: %v", where, err)
 	}

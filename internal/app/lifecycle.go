@@ -326,7 +326,11 @@ func (s *Session) logEvent(ev eval.Event) {
 	// the sanitiser like everything else shown to a person.
 	switch ev.Kind {
 	case eval.EventError:
-		fmt.Fprintf(s.log, "%s sample %d: %s: %s\n", ev.Time.Format(time.RFC3339), ev.Sample, ev.Metric, sanitize.Line(ev.Err))
+		where := fmt.Sprintf("sample %d: %s: ", ev.Sample, ev.Metric)
+		if ev.Sample < 0 {
+			where = "run: " // the run's own, no sample's
+		}
+		fmt.Fprintf(s.log, "%s %s%s\n", ev.Time.Format(time.RFC3339), where, sanitize.Line(ev.Err))
 	case eval.EventRetry:
 		fmt.Fprintf(s.log, "%s sample %d: retry %s in %s: %s\n", ev.Time.Format(time.RFC3339), ev.Sample, ev.Call.Task, ev.Wait.Round(time.Millisecond), sanitize.Line(ev.Err))
 	case eval.EventNotice:

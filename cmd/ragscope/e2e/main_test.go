@@ -716,6 +716,7 @@ func TestSettingsFile(t *testing.T) {
 		{`{"modle": "x"}`, `unknown key "modle"`},
 		{`{"api_key": "sk-x"}`, "OPENAI_API_KEY"},
 		{`{"concurrency": "many"}`, `"concurrency"`},
+		{`{"db": 5}`, `"db" must be a string (in quotes), not 5`},
 		{`[1, 2]`, "not a JSON object"},
 		{"{\n  \"model\": \"x\"\n  \"concurrency\": 8\n}", "line 3, column 3: not a JSON object"},
 	} {
