@@ -168,6 +168,7 @@ func setSetting(fs *pflag.FlagSet, flag string, v any, where string) error {
 	if err := fs.Set(flag, text); err != nil {
 		return fmt.Errorf("%s: %v", where, err)
 	}
+	settingOrigin["--"+flag] = where
 	return nil
 }
 

@@ -45,14 +45,30 @@ func refError(err error) error {
 // failed reports a command's error on stderr, one line after the command's
 // name, and returns its exit code.
 func failed(stderr io.Writer, name string, err error) int {
-	fmt.Fprintln(stderr, name+":", errText(err))
+	fmt.Fprintln(stderr, name+":", fromSettings(errText(err)))
 	return exitCode(err)
 }
 
 // failedAsIs is failed for an error whose lines are said as they are.
 func failedAsIs(stderr io.Writer, name string, err error) int {
-	fmt.Fprintln(stderr, name+":", err)
+	fmt.Fprintln(stderr, name+":", fromSettings(err.Error()))
 	return exitCode(err)
+}
+
+// settingOrigin is, for each flag the settings file set ("--lang"), where
+// in the file (setSetting): an error about the value names the flag,
+// which the user never typed.
+var settingOrigin = map[string]string{}
+
+// fromSettings adds to an error about a flag the settings file set where
+// its value came from.
+func fromSettings(msg string) string {
+	for flag, where := range settingOrigin {
+		if strings.HasPrefix(msg, flag+" ") || strings.HasPrefix(msg, flag+":") {
+			return msg + " (the value is " + where + ")"
+		}
+	}
+	return msg
 }
 
 // runsCommand is `ragscope runs`, with delete and prune below it.

@@ -717,6 +717,7 @@ func TestSettingsFile(t *testing.T) {
 		{`{"api_key": "sk-x"}`, "OPENAI_API_KEY"},
 		{`{"concurrency": "many"}`, `"concurrency"`},
 		{`{"db": 5}`, `"db" must be a string (in quotes), not 5`},
+		{`{"lang": "fr"}`, `"fr" is not one of auto, en, zh (the value is settings`},
 		{`[1, 2]`, "not a JSON object"},
 		{"{\n  \"model\": \"x\"\n  \"concurrency\": 8\n}", "line 3, column 3: not a JSON object"},
 	} {
