@@ -146,6 +146,11 @@ func offlineAsked(fs *pflag.FlagSet) bool {
 	return fl != nil && fl.Value.String() == "true"
 }
 
+// textFlags are the flags a settings key sets that take a path or a name,
+// never a number (max_failing, a string flag, takes 3 or 10%).
+var textFlags = []string{"db", "prompts", "criteria", "offline-lexicon", "junit", "prices", "baseline",
+	"base-url", "model", "embedding-model", "embedding-base-url"}
+
 // setSetting sets flag to a settings value; where names the value in
 // errors.
 func setSetting(fs *pflag.FlagSet, flag string, v any, where string) error {
@@ -162,7 +167,7 @@ func setSetting(fs *pflag.FlagSet, flag string, v any, where string) error {
 	}
 	// A path or a name given as a number ("db": 5) is a mistake, not a
 	// file named 5.
-	if _, isText := v.(string); !isText && fs.Lookup(flag).Value.Type() == "string" {
+	if _, isText := v.(string); !isText && slices.Contains(textFlags, flag) {
 		return fmt.Errorf("%s must be a string (in quotes), not %s", where, text)
 	}
 	if err := fs.Set(flag, text); err != nil {
