@@ -136,7 +136,8 @@ func Compact(path string, opt Options) (before, after int64, err error) {
 	_ = os.Remove(tmp) // left by an interrupted compaction; we hold the lock
 	dst, err := bolt.Open(tmp, fi.Mode().Perm(), &bolt.Options{Timeout: defaultTimeout, FreelistType: bolt.FreelistMapType})
 	if err != nil {
-		return before, 0, fmt.Errorf("compact %s: create %s: %w", path, tmp, err)
+		// The copy is written beside the file, to be renamed over it.
+		return before, 0, fmt.Errorf("compact %s: create %s: %w (the copy is written in the database's directory, which must be writable and hold a second copy; the database is unchanged)", path, tmp, err)
 	}
 	err = guard(path, func() error { return bolt.Compact(dst, src.bolt, compactTxSize) })
 	if cerr := dst.Close(); err == nil {
