@@ -195,3 +195,24 @@ func showUSD(v *float64) any {
 	}
 	return *v
 }
+
+// A finished run with fewer results than samples (a salvaged database, a
+// run cut short) says so in the header; a live one says how far it is.
+func TestHeaderSaysMissingResults(t *testing.T) {
+	done := time.Date(2026, 1, 1, 0, 1, 0, 0, time.UTC)
+	r := RunInfo{ID: "r", Samples: 14, StartedAt: done.Add(-time.Minute), FinishedAt: &done}
+	for _, tt := range []struct {
+		results int
+		ended   bool
+		want    string
+	}{
+		{14, true, "(14 samples)"},
+		{12, true, "(14 samples, 12 with a result: the others have none (the run was cut short, or its results were lost))"},
+		{5, false, "(14 samples, 5 evaluated so far)"},
+	} {
+		got := r.HeaderFacts("d.jsonl", time.Minute, tt.ended, tt.results)[0].Value
+		if !strings.Contains(got, tt.want) {
+			t.Errorf("%d results, ended %v: %q", tt.results, tt.ended, got)
+		}
+	}
+}

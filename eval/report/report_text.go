@@ -150,8 +150,9 @@ type Fact struct{ Name, Value string }
 
 // HeaderFacts are what a report's header says of the run: its dataset
 // (as the report writes its name), judge, start, calls and cost; took is
-// what the run took, when it has ended.
-func (run RunInfo) HeaderFacts(dataset string, took time.Duration, ended bool) []Fact {
+// what the run took, when it has ended. results is how many samples have
+// a result (each has one diagnosis): fewer than the run's samples is said.
+func (run RunInfo) HeaderFacts(dataset string, took time.Duration, ended bool, results int) []Fact {
 	samples := run.SamplesText()
 	if run.Skipped > 0 {
 		samples += fmt.Sprintf(", %d skipped as invalid", run.Skipped)
@@ -167,8 +168,15 @@ func (run RunInfo) HeaderFacts(dataset string, took time.Duration, ended bool) [
 	if run.Cancelled {
 		started += " (cancelled)"
 	}
+	samples += " samples"
+	switch {
+	case results < run.Samples && !ended:
+		samples += fmt.Sprintf(", %d evaluated so far", results)
+	case results < run.Samples:
+		samples += fmt.Sprintf(", %d with a result: the others have none (the run was cut short, or its results were lost)", results)
+	}
 	return []Fact{
-		{"dataset", dataset + " (" + samples + " samples)"},
+		{"dataset", dataset + " (" + samples + ")"},
 		{"judge", judge},
 		{"started", started},
 		{"calls", fmt.Sprintf("%d chat, %d embeddings, %d cache hits, %d retries, %d errors; tokens %d prompt + %d completion",
@@ -176,6 +184,16 @@ func (run RunInfo) HeaderFacts(dataset string, took time.Duration, ended bool) [
 			run.Tokens.PromptTokens, run.Tokens.CompletionTokens)},
 		{"cost", sanitize.Line(run.CostSentence())},
 	}
+}
+
+// DiagTotal is how many samples the diagnosis counts count: those with a
+// result.
+func DiagTotal(diag map[Diagnosis]int) int {
+	n := 0
+	for _, c := range diag {
+		n += c
+	}
+	return n
 }
 
 // WriteReportMarkdown writes the Markdown report from a run's summary, its
@@ -190,7 +208,7 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 	if run.FinishedAt != nil {
 		took = run.FinishedAt.Sub(run.StartedAt)
 	}
-	for _, f := range run.HeaderFacts("`"+sanitize.Line(run.Dataset)+"`", took, run.FinishedAt != nil) {
+	for _, f := range run.HeaderFacts("`"+sanitize.Line(run.Dataset)+"`", took, run.FinishedAt != nil, DiagTotal(diag)) {
 		fmt.Fprintf(&b, "- %s: %s\n", f.Name, f.Value)
 	}
 	b.WriteString("\n")

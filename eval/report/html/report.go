@@ -166,7 +166,7 @@ type htmlBar struct {
 func htmlHeadOf(run report.RunInfo, summary map[eval.Metric]report.MetricSummary, diag map[report.Diagnosis]int, hist [][htmlBins]int, levels report.Levels) htmlHead {
 	h := htmlHead{Title: "ragscope run " + sanitize.Line(run.ID)}
 	took, ended := run.Duration()
-	h.Facts = run.HeaderFacts(sanitize.Line(run.Dataset), took, ended)
+	h.Facts = run.HeaderFacts(sanitize.Line(run.Dataset), took, ended, report.DiagTotal(diag))
 	if !levels.IsDefault() {
 		h.Levels = sanitize.Line(levels.Describe())
 	}
