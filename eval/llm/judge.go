@@ -573,7 +573,18 @@ func (j *Judge) CorrectnessClassify(ctx context.Context, s *eval.Sample, answer,
 	out, _, err := ask(ctx, j, s, prompts.TaskAnswerCorrectnessClassifications, prompts.Data{
 		Question: s.Question, Answer: s.Answer, Reference: s.Reference, Statements: answer, ReferenceStatements: reference,
 	}, func(r *correctnessReply) error {
-		return cmp.Or(checkList("TP", r.TP, "", nil), checkList("FP", r.FP, "", nil), checkList("FN", r.FN, "", nil))
+		if err := cmp.Or(checkList("TP", r.TP, "", nil), checkList("FP", r.FP, "", nil), checkList("FN", r.FN, "", nil)); err != nil {
+			return err
+		}
+		// Every answer statement is in TP or FP, once; FN holds reference
+		// statements only: another count is a score the definition cannot give.
+		if n := len(r.TP) + len(r.FP); n != len(answer) {
+			return fmt.Errorf("TP and FP hold %d statements, but %d answer statements were sent: each belongs in exactly one of them", n, len(answer))
+		}
+		if len(r.FN) > len(reference) {
+			return fmt.Errorf("FN holds %d statements, but the reference has %d", len(r.FN), len(reference))
+		}
+		return nil
 	})
 	if err != nil {
 		return eval.CorrectnessClasses{}, err
