@@ -118,7 +118,26 @@ func analyzeContext(text string) *span { return analyzeClauses(text, true, true)
 // and answer frames stripped, numerals and quantities rewritten (package
 // norm).
 func normalised(text string) string {
-	return norm.EnglishNumbers(norm.Numerals(norm.Quantities(norm.StripFrame(plaintext.StripMarkup(text)))))
+	return norm.EnglishNumbers(norm.Numerals(norm.Quantities(norm.StripFrame(plaintext.StripMarkup(narrow(text))))))
+}
+
+// narrow writes full-width digits, Latin letters and ％ as ASCII ("２号线"
+// is "2号线"), as Chinese input methods often type them; full-width
+// punctuation stays, which splits clauses.
+func narrow(s string) string {
+	if !strings.ContainsFunc(s, fullWidth) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if fullWidth(r) {
+			return r - 0xFEE0
+		}
+		return r
+	}, s)
+}
+
+func fullWidth(r rune) bool {
+	return r >= '０' && r <= '９' || r >= 'Ａ' && r <= 'Ｚ' || r >= 'ａ' && r <= 'ｚ' || r == '％'
 }
 
 // analyzeClauses is analyzeText; without keep, the clauses (most of a

@@ -8,7 +8,7 @@ named "offline (lexical)" wherever results are shown, and what it cannot know
 
 Analysis (analyze.go, package lex). A text is stripped of control sequences,
 Markdown, citation markers (package plaintext) and answer frames ("答案是X。": X is
-read), its numerals normalised (package norm: 三十天 -> 30天, 两周 -> 14天, 1.5万 ->
+read), its numerals normalised (full-width ４０ -> 40; package norm: 三十天 -> 30天, 两周 -> 14天, 1.5万 ->
 15000, 百分之八十 -> 80%, twenty-four -> 24, "a 30-day period" is 30 days and "a three-year cycle" 3 years, 半年 -> 6个月,
 5 pm and 下午5点 -> 17:00; 日/天, 小时/h/hours, 元/RMB/¥/yuan, 公斤/千克/kg are one unit
 each, 公斤 apart from 公里, and 30 lb is another quantity than 30 kg, 64平方公里 than
