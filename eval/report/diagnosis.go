@@ -52,9 +52,10 @@ type diagInput struct {
 	// wrongNumber: the judge found a number of the answer that the
 	// contexts contradict (eval.ConflictNumber).
 	wrongNumber bool
-	// ac, fc are answer and factual correctness, er entity recall; ns is
-	// noise sensitivity read as 1 - score, so it fails as the others do.
-	ac, fc, er, ns Band
+	// ac, fc are answer and factual correctness, er entity recall, as
+	// answer similarity; ns is noise sensitivity read as 1 - score, so it
+	// fails as the others do.
+	ac, fc, er, ns, as Band
 	// recall and precision are the answer's coverage of the reference
 	// (TP/(TP+FN)) and its support by it (TP/(TP+FP)), from answer
 	// correctness, else factual correctness.
@@ -104,7 +105,7 @@ var diagRules = []struct {
 	{DiagCriterion, func(in diagInput) bool { return in.criterion }},
 	{DiagOK, func(in diagInput) bool {
 		return in.f.passes() && in.ar.passes() && in.cp.passes() && in.r.passes() &&
-			in.ac.passes() && in.fc.passes() && in.er.passes() && in.ns.passes()
+			in.ac.passes() && in.fc.passes() && in.er.passes() && in.ns.passes() && in.as.passes()
 	}},
 	{DiagLowScore, func(diagInput) bool { return true }},
 }
@@ -159,7 +160,7 @@ func (l Levels) diagnosisInput(r *eval.Result) diagInput {
 		}
 	}
 	in.wrongNumber = r.Faithfulness != nil && eval.NumberContradicted(r.Faithfulness.Statements) != nil
-	in.ac, in.fc, in.er, in.ns = lv(eval.AnswerCorrectness), lv(eval.FactualCorrectness), lv(eval.ContextEntityRecall), lv(eval.NoiseSensitivity)
+	in.ac, in.fc, in.er, in.ns, in.as = lv(eval.AnswerCorrectness), lv(eval.FactualCorrectness), lv(eval.ContextEntityRecall), lv(eval.NoiseSensitivity), lv(eval.AnswerSimilarity)
 	in.recall, in.precision = correctnessSides(r)
 	in.criterion = len(l.FailingCriteria(r)) > 0
 	return in

@@ -27,7 +27,8 @@ func sample(t testing.TB, spec string) *eval.Result {
 	t.Helper()
 	r := &eval.Result{Scores: map[eval.Metric]*float64{}, Status: map[eval.Metric]eval.Status{}}
 	names := map[string]eval.Metric{"f": eval.Faithfulness, "ar": eval.AnswerRelevancy, "cp": eval.ContextPrecision, "cr": eval.ContextRecall,
-		"ac": eval.AnswerCorrectness, "fc": eval.FactualCorrectness, "er": eval.ContextEntityRecall, "ns": eval.NoiseSensitivity}
+		"ac": eval.AnswerCorrectness, "fc": eval.FactualCorrectness, "er": eval.ContextEntityRecall, "ns": eval.NoiseSensitivity,
+		"as": eval.AnswerSimilarity}
 	ar := &eval.AnswerRelevancyTrace{Mode: "questions"}
 	for _, term := range strings.Fields(spec) {
 		switch term {
@@ -200,6 +201,10 @@ func TestDiagnose(t *testing.T) {
 		{"fc=0.5 fc:2/0/2", DiagIncomplete},                     // no faithfulness, fc precision 1
 		{"f=1 ar=0.9 ac=0.9 ac:3/0/1", DiagOK},                  // recall 0.75 is high
 		{"f=0.6 ac=0.725 ac:1/0/1", DiagOK},                     // not faithful enough to call it only incomplete
+		// Answer similarity is a score of its own: a failing one is no ok,
+		// and one at the level to within rounding passes, as the gate reads it.
+		{"f=1 as=0.28", DiagLowScore},
+		{"f=1 as=0.4999999999999999", DiagOK},
 		{"ac=0.6 ac:1/1/1", DiagOK},                             // precision 0.5: not only incomplete
 		{"f=1 fc=1 fcp:2/0", DiagOK},                            // precision mode: no recall side
 		{"f=1 ac=0.725 ac:1/0/1 fc=1 fc:2/0/0", DiagIncomplete}, // answer correctness decides

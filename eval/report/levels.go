@@ -145,12 +145,14 @@ func (l Levels) Band(m eval.Metric, v float64) Band {
 	return bandAt(eval.Goodness(m, v), low, max(DiagHigh, low))
 }
 
-// bandAt is the band of v: low below low, high from high on.
+// bandAt is the band of v: low below low, high from high on. A score at
+// a level to within rounding (a cosine of 0.5 computed 0.4999999999999999)
+// is at it, as the gates read it (dropEpsilon).
 func bandAt(v, low, high float64) Band {
 	switch {
-	case v < low:
+	case v < low-dropEpsilon:
 		return BandLow
-	case v < high:
+	case v < high-dropEpsilon:
 		return BandMid
 	}
 	return BandHigh
