@@ -170,7 +170,7 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 		p = &rr.progress
 	}
 	m.takePresort(true) // it reads the rows
-	changed := false
+	changed, ended := false, false
 	for i := range msg.Events {
 		ev := &msg.Events[i]
 		p.count(ev)
@@ -226,7 +226,7 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 			// A re-run ends when its stream closes (finishRerun).
 			if rr == nil {
 				m.endRun(ev.Time)
-				changed = true
+				changed, ended = true, true
 			}
 		}
 	}
@@ -236,6 +236,11 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 	}
 	if rr != nil && m.cmp != nil {
 		m.cmp.summarize(m)
+	}
+	if ended {
+		// The marks were read at the start, before most samples were
+		// stored: a label on one stored later had none.
+		return tea.Batch(m.rowsChanged(), m.loadMarks())
 	}
 	return m.rowsChanged()
 }

@@ -208,3 +208,28 @@ func TestNoLabelStoreNoLabelKeys(t *testing.T) {
 		t.Fatalf("labelling without a store:\n%s", s)
 	}
 }
+
+// In a live run the marks are read at the start, when few samples are
+// stored; at the run's end they are read again, so a label on a sample
+// stored later marks it and the label: filters find it.
+func TestMarksReadAgainAtTheRunsEnd(t *testing.T) {
+	h := &fakeLabels{labels: map[string]labels.Label{}}
+	opts := fixtureOptions()
+	opts.Labels, opts.RunID, opts.Live = h, "run-1", true
+	m := newTestModel(t, opts, 100, 40)
+	run(m, m.loadMarks()) // what Init reads; a live Init also ticks, which run would follow forever
+	if len(m.lab.marks) != 0 {
+		t.Fatalf("marks before any label: %v", m.lab.marks)
+	}
+	// A label stored meanwhile (another session labelled this sample).
+	r := fixtureResults()[0]
+	it := labels.Items(r)[0]
+	if _, err := h.SetLabel(r, it, 1-it.Judge, ""); err != nil {
+		t.Fatal(err)
+	}
+	_, cmd := m.Update(EventsMsg{Events: []eval.Event{{Kind: eval.EventRunFinished, Sample: -1}}})
+	run(m, cmd)
+	if m.lab.marks[r.Index] == 0 {
+		t.Fatalf("no mark on sample %d after the run's end: %v", r.Index, m.lab.marks)
+	}
+}
