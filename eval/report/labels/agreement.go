@@ -181,13 +181,15 @@ func taskFigures(c Confusion) *TaskAgreement {
 	}
 	po := float64(c.TP+c.TN) / n
 	ta.Accuracy = &po
-	judge1, human1 := float64(c.TP+c.FP)/n, float64(c.TP+c.FN)/n
-	pe := judge1*human1 + (1-judge1)*(1-human1)
-	if pe >= 1 {
+	// In whole numbers (n² times p_o − p_e and 1 − p_e), so that a κ of 0
+	// is 0, not -3e-16.
+	N := c.N()
+	e := (c.TP+c.FP)*(c.TP+c.FN) + (c.TN+c.FN)*(c.TN+c.FP)
+	if e >= N*N {
 		ta.KappaUndefined = "judge and humans gave one and the same value to every item, so chance agreement is 1 and κ is 0/0"
 		return ta
 	}
-	k := (po - pe) / (1 - pe)
+	k := float64(N*(c.TP+c.TN)-e) / float64(N*N-e)
 	ta.Kappa = &k
 	return ta
 }

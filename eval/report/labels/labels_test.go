@@ -246,3 +246,15 @@ func TestLabelsOfContextUtilization(t *testing.T) {
 		t.Fatalf("metric agreement %+v", mu)
 	}
 }
+
+// A κ of 0 is exactly 0 (p_o = p_e = 2/3 for one disagreement of three),
+// not a rounding residue that prints -0.000.
+func TestKappaZeroIsZero(t *testing.T) {
+	ta := taskFigures(Confusion{TP: 2, FN: 1})
+	if ta.Kappa == nil || *ta.Kappa != 0 || math.Signbit(*ta.Kappa) {
+		t.Fatalf("kappa %v", ta.Kappa)
+	}
+	if ta = taskFigures(Confusion{TP: 1, FP: 1, TN: 1, FN: 1}); ta.Kappa == nil || *ta.Kappa != 0 {
+		t.Fatalf("kappa %v", ta.Kappa)
+	}
+}
