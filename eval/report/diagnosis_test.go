@@ -196,11 +196,11 @@ func TestDiagnose(t *testing.T) {
 		// gave one: TP 1, FN 1, recall 0.5; AC = 0.75·F1(1,0,1) + 0.25·sim = 0.75·0.667 + 0.25·0.9 = 0.725 passes.
 		{"f=1 ar=0.9 cp=1 cr=1 ac=0.725 ac:1/0/1", DiagIncomplete},
 		{"f=0.7 ac=0.4 ac:1/0/2", DiagIncomplete},
-		{"ac=0.8 ac:2/0/1", DiagIncomplete},                     // no faithfulness, precise
-		{"f=1 fc=0.667 fc:1/0/1", DiagIncomplete},               // factual correctness's recall side
-		{"fc=0.5 fc:2/0/2", DiagIncomplete},                     // no faithfulness, fc precision 1
-		{"f=1 ar=0.9 ac=0.9 ac:3/0/1", DiagOK},                  // recall 0.75 is high
-		{"f=0.6 ac=0.725 ac:1/0/1", DiagOK},                     // not faithful enough to call it only incomplete
+		{"ac=0.8 ac:2/0/1", DiagIncomplete},       // no faithfulness, precise
+		{"f=1 fc=0.667 fc:1/0/1", DiagIncomplete}, // factual correctness's recall side
+		{"fc=0.5 fc:2/0/2", DiagIncomplete},       // no faithfulness, fc precision 1
+		{"f=1 ar=0.9 ac=0.9 ac:3/0/1", DiagOK},    // recall 0.75 is high
+		{"f=0.6 ac=0.725 ac:1/0/1", DiagOK},       // not faithful enough to call it only incomplete
 		// Answer similarity is a score of its own: a failing one is no ok,
 		// and one at the level to within rounding passes, as the gate reads it.
 		{"f=1 as=0.28", DiagLowScore},

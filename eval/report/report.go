@@ -27,10 +27,13 @@ const reportVersion = 1
 // RunInfo describes a run: what was evaluated, by which judge, with which
 // prompts, and what it cost. It never holds the API key.
 type RunInfo struct {
-	ID          string     `json:"id"`
-	Parent      string     `json:"parent,omitempty"` // the run this one re-ran
-	Dataset     string     `json:"dataset"`
-	DatasetHash string     `json:"dataset_sha256,omitempty"`
+	ID          string `json:"id"`
+	Parent      string `json:"parent,omitempty"` // the run this one re-ran
+	Dataset     string `json:"dataset"`
+	DatasetHash string `json:"dataset_sha256,omitempty"`
+	// DatasetPath is the dataset's absolute path: Dataset is as it was
+	// given, and data.jsonl in two directories are two datasets.
+	DatasetPath string     `json:"dataset_path,omitempty"`
 	StartedAt   time.Time  `json:"started_at"`
 	FinishedAt  *time.Time `json:"finished_at"`
 	// AttemptStartedAt is when the latest attempt of a resumed run began;

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,6 +68,9 @@ func (s *Session) prepareBaseline(stderr io.Writer) error {
 		Scored: s.Scored(), Metrics: s.Metrics, MaxDrop: s.Cfg.Parsed.Gate.Baseline.MaxDrop}
 	if s.Loaded != nil {
 		r.DatasetHash = s.Loaded.SHA256
+	}
+	if abs, err := filepath.Abs(s.Cfg.Dataset); err == nil {
+		r.DatasetPath = abs
 	}
 	var err error
 	s.baseline, err = baseline.Prepare(s.Store, s.Cfg.Baseline, r, stderr)
@@ -518,6 +522,9 @@ func (s *Session) initRun() error {
 			return err
 		}
 		s.run = report.RunInfo{ID: id, Dataset: s.Cfg.Dataset, DatasetHash: s.Loaded.SHA256}
+		if abs, err := filepath.Abs(s.Cfg.Dataset); err == nil {
+			s.run.DatasetPath = abs
+		}
 	}
 	// Priced now, so that a bad prices.json stops the run before anything
 	// is paid for.

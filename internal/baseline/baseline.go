@@ -53,6 +53,7 @@ type Run struct {
 	// Dataset is the dataset as given, DatasetHash its sha256 ("" unknown):
 	// latest is a run of the same dataset when there is one.
 	Dataset, DatasetHash string
+	DatasetPath          string // absolute
 	// Scored are the metrics the run scores; Metrics those it was asked
 	// for, as an error names them.
 	Scored, Metrics []eval.Metric
@@ -165,7 +166,14 @@ func resolveRun(st cache.Store, ref string, run Run, stderr io.Writer) (report.R
 // sameDataset says run r evaluated this run's dataset: the same file
 // (named alike, or resolving to the same path), or the same bytes.
 func (run Run) sameDataset(r *report.RunInfo) bool {
-	if r.Dataset == run.Dataset || (r.DatasetHash != "" && r.DatasetHash == run.DatasetHash) {
+	switch {
+	case r.DatasetHash != "" && r.DatasetHash == run.DatasetHash:
+		return true
+	case r.DatasetPath != "" && run.DatasetPath != "":
+		// Where both were recorded: a relative name says nothing of the
+		// directory it was run in.
+		return r.DatasetPath == run.DatasetPath
+	case r.Dataset == run.Dataset:
 		return true
 	}
 	a, errA := filepath.Abs(r.Dataset)

@@ -70,3 +70,23 @@ func TestBaselineLatest(t *testing.T) {
 		t.Errorf("the resumed run as its own baseline: %v", err)
 	}
 }
+
+// Two files of one name in two directories are two datasets: latest is
+// never a run of the other one, where both runs recorded their paths.
+func TestSameDatasetByPath(t *testing.T) {
+	run := Run{Dataset: "d1.jsonl", DatasetHash: "aaa", DatasetPath: "/home/a/d1.jsonl"}
+	for _, tt := range []struct {
+		name string
+		r    report.RunInfo
+		want bool
+	}{
+		{"the same bytes anywhere", report.RunInfo{Dataset: "x.jsonl", DatasetHash: "aaa", DatasetPath: "/tmp/x.jsonl"}, true},
+		{"the same path, edited since", report.RunInfo{Dataset: "d1.jsonl", DatasetHash: "bbb", DatasetPath: "/home/a/d1.jsonl"}, true},
+		{"the same name in another directory", report.RunInfo{Dataset: "d1.jsonl", DatasetHash: "ccc", DatasetPath: "/home/b/d1.jsonl"}, false},
+		{"a run that recorded no path: by its name", report.RunInfo{Dataset: "d1.jsonl", DatasetHash: "ddd"}, true},
+	} {
+		if got := run.sameDataset(&tt.r); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
