@@ -215,11 +215,12 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 		return failedAsIs(stderr, "ragscope report", exit.Usagef("--format %q is not one of %s", o.format, strings.Join(reportFormats, ", ")))
 	}
 	st, err := store.Open(o.db, store.OpenOptions{Mode: store.Read})
+	var info report.RunInfo
 	if err == nil {
 		defer st.Close()
 		// The run is resolved before --out is created: a mistyped id
 		// leaves no file behind.
-		_, _, _, err = st.RunPage(pos[0], 0, 0)
+		info, _, _, err = st.RunPage(pos[0], 0, 0)
 		err = refError(err)
 	}
 	if err != nil {
@@ -233,8 +234,16 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 	// Streamed from the store a page at a time: a report of a million
 	// samples is never in memory.
 	var from cache.Store = st
+	if info.FinishedAt == nil {
+		// No end recorded: live, or killed. Every format says which.
+		if live, err := st.Live(); err == nil {
+			if _, ok := live[info.ID]; !ok {
+				from = interrupted{from}
+			}
+		}
+	}
 	if o.withLabels {
-		if from, err = labels.Apply(st); err != nil {
+		if from, err = labels.Apply(from); err != nil {
 			return failed(stderr, "ragscope report", err)
 		}
 	}
@@ -249,6 +258,16 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 		return failed(stderr, "ragscope report", err)
 	}
 	return exit.OK
+}
+
+// interrupted is a store whose run records read as interrupted: no end
+// recorded, nobody evaluating them.
+type interrupted struct{ cache.Store }
+
+func (s interrupted) RunPage(ref string, from, limit int) (report.RunInfo, []*eval.Result, int, error) {
+	info, page, next, err := s.Store.RunPage(ref, from, limit)
+	info.Interrupted = info.FinishedAt == nil
+	return info, page, next, err
 }
 
 // runsDeleteCommand is `ragscope runs delete RUN...` and `ragscope runs

@@ -216,3 +216,17 @@ func TestHeaderSaysMissingResults(t *testing.T) {
 		}
 	}
 }
+
+// The header of a run killed before its end says so and how to go on; of
+// one with skipped records reads whole; of one whose scores carry human
+// labels says so.
+func TestHeaderSaysWhatTheRunIs(t *testing.T) {
+	r := RunInfo{ID: "r1", Samples: 14, Skipped: 2, Interrupted: true, Config: map[string]string{"human_labels": "applied"}}
+	facts := r.HeaderFacts("d.jsonl", 0, false, 4)
+	if got := facts[0].Value; got != "d.jsonl (14 samples, 2 skipped as invalid, 4 with a result: the run was interrupted; continue it with ragscope run --resume r1)" {
+		t.Errorf("dataset fact %q", got)
+	}
+	if last := facts[len(facts)-1]; last.Name != "human labels" || last.Value != "applied" {
+		t.Errorf("last fact %+v", last)
+	}
+}

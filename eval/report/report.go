@@ -31,6 +31,10 @@ type RunInfo struct {
 	Parent      string `json:"parent,omitempty"` // the run this one re-ran
 	Dataset     string `json:"dataset"`
 	DatasetHash string `json:"dataset_sha256,omitempty"`
+	// Interrupted is set by a reader (ragscope report) of a run that has no
+	// end recorded and that no process evaluates: it was killed, and may be
+	// resumed. Never stored.
+	Interrupted bool `json:"interrupted,omitempty"`
 	// DatasetPath is the dataset's absolute path: Dataset is as it was
 	// given, and data.jsonl in two directories are two datasets.
 	DatasetPath string     `json:"dataset_path,omitempty"`

@@ -153,7 +153,7 @@ type Fact struct{ Name, Value string }
 // what the run took, when it has ended. results is how many samples have
 // a result (each has one diagnosis): fewer than the run's samples is said.
 func (run RunInfo) HeaderFacts(dataset string, took time.Duration, ended bool, results int) []Fact {
-	samples := run.SamplesText()
+	samples := run.SamplesText() + " samples"
 	if run.Skipped > 0 {
 		samples += fmt.Sprintf(", %d skipped as invalid", run.Skipped)
 	}
@@ -168,14 +168,15 @@ func (run RunInfo) HeaderFacts(dataset string, took time.Duration, ended bool, r
 	if run.Cancelled {
 		started += " (cancelled)"
 	}
-	samples += " samples"
 	switch {
+	case run.Interrupted:
+		samples += fmt.Sprintf(", %d with a result: the run was interrupted; continue it with ragscope run --resume %s", results, sanitize.Line(run.ID))
 	case results < run.Samples && !ended:
 		samples += fmt.Sprintf(", %d evaluated so far", results)
 	case results < run.Samples:
 		samples += fmt.Sprintf(", %d with a result: the others have none (the run was cut short, or its results were lost)", results)
 	}
-	return []Fact{
+	facts := []Fact{
 		{"dataset", dataset + " (" + samples + ")"},
 		{"judge", judge},
 		{"started", started},
@@ -184,6 +185,11 @@ func (run RunInfo) HeaderFacts(dataset string, took time.Duration, ended bool, r
 			run.Tokens.PromptTokens, run.Tokens.CompletionTokens)},
 		{"cost", sanitize.Line(run.CostSentence())},
 	}
+	if note := run.Config["human_labels"]; note != "" {
+		// The scores are not the judge's alone: said where they are read.
+		facts = append(facts, Fact{"human labels", sanitize.Line(note)})
+	}
+	return facts
 }
 
 // DiagTotal is how many samples the diagnosis counts count: those with a
@@ -204,11 +210,8 @@ func DiagTotal(diag map[Diagnosis]int) int {
 func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diag map[Diagnosis]int, ranked []*eval.Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# ragscope run %s\n\n", sanitize.Line(run.ID))
-	var took time.Duration
-	if run.FinishedAt != nil {
-		took = run.FinishedAt.Sub(run.StartedAt)
-	}
-	for _, f := range run.HeaderFacts("`"+sanitize.Line(run.Dataset)+"`", took, run.FinishedAt != nil, DiagTotal(diag)) {
+	took, ended := run.Duration() // a resumed run's attempts summed, as every report says it
+	for _, f := range run.HeaderFacts("`"+sanitize.Line(run.Dataset)+"`", took, ended, DiagTotal(diag)) {
 		fmt.Fprintf(&b, "- %s: %s\n", f.Name, f.Value)
 	}
 	b.WriteString("\n")

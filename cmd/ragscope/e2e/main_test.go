@@ -519,6 +519,13 @@ func TestResumeContinuesTheSameRun(t *testing.T) {
 	if !strings.Contains(runs.stdout, "interrupted") {
 		t.Fatalf("the killed run is not listed as interrupted:\n%s", runs.stdout)
 	}
+	// Its reports say so, and how to go on: a script can tell it from a live run.
+	if md := runBin(t, env, "report", "latest", "--db", db, "--format", "md"); !strings.Contains(md.stdout, "the run was interrupted; continue it with ragscope run --resume") {
+		t.Fatalf("the killed run's Markdown report:\n%s%s", md.stdout, md.stderr)
+	}
+	if js := runBin(t, env, "report", "latest", "--db", db); !decodeReport(t, js.stdout).Run.Interrupted {
+		t.Fatalf("the killed run's JSON report does not say it was interrupted")
+	}
 	// Another judge would mix two judges' scores under one name: refused.
 	if other := runBin(t, cleanEnv(t), "run", "--headless", "--resume", "latest", "--db", db); other.code != exitUsage ||
 		!strings.Contains(other.stderr, "the run was judged by") || !strings.Contains(other.stderr, "offline (lexical)") {
