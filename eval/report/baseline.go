@@ -185,7 +185,7 @@ func (c *Comparison) BaselineSamples() (n, withID int) {
 
 // Diff is the comparison so far as a RunDiff, without its samples.
 func (c *Comparison) Diff() *RunDiff {
-	d := &RunDiff{Means: map[eval.Metric]MeanChange{}, Counts: map[eval.Metric]ChangeCount{},
+	d := &RunDiff{Samples: []SampleDiff{}, Means: map[eval.Metric]MeanChange{}, Counts: map[eval.Metric]ChangeCount{},
 		Shared: c.shared, ByID: c.byID, ByContent: c.byContent, Unmatched: c.unmatched}
 	for i, m := range c.metrics {
 		d.Means[m] = c.mean(i)

@@ -57,7 +57,9 @@ type MeanChange struct {
 
 // ChangeCount counts samples whose score went up, down or changed status.
 type ChangeCount struct {
-	Up, Down, StatusChanged int
+	Up            int `json:"up"`
+	Down          int `json:"down"`
+	StatusChanged int `json:"status_changed"`
 }
 
 // SampleDiff lists what changed for one sample.
@@ -119,7 +121,7 @@ func Diff(metrics []eval.Metric, a, b []*eval.Result) *RunDiff {
 		}
 	}
 	c := NewComparison(x, BaselineGate{}, 0)
-	var samples []SampleDiff
+	samples := []SampleDiff{} // [] in the JSON when none changed, not null
 	for _, rb := range b {
 		if pos := c.Add(rb); pos >= 0 {
 			if sd, changed := DiffSample(metrics, before[pos], rb); changed {
