@@ -171,8 +171,8 @@ func TestMarkdownReportShowsCost(t *testing.T) {
 	if err := WriteReportMarkdown(&b, r, tallyOf(r.Metrics, nil, Levels{}).Summary(), map[Diagnosis]int{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"- cost: $0.01 (prices built-in (2025-09-30))", "| faithfulness | n/a | 0 | 0 | 0 | 2 | 0 | 10000 | $0.01 |",
-		"| context_recall | n/a | 0 | 0 | 0 | 0 | 0 | 0 | $0 |"} {
+	for _, want := range []string{"- cost: $0.01 (prices built-in (2025-09-30))", "| faithfulness | n/a | 0 | 0 | 0 | 2 | 0 | 10000 | $0.01 |  |",
+		"| context_recall | n/a | 0 | 0 | 0 | 0 | 0 | 0 | $0 |  |"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, b.String())
 		}

@@ -215,17 +215,15 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 		fmt.Fprintf(&b, "- %s: %s\n", f.Name, f.Value)
 	}
 	b.WriteString("\n")
-	b.WriteString("| metric | mean | scored | n/a | failed | sent | cached | tokens | cost |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	// why is a column of its own, as on the terminal: n/a and failures both
+	// have their reasons, and one in the failed column reads as a failure.
+	b.WriteString("| metric | mean | scored | n/a | failed | sent | cached | tokens | cost | why |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
 	for _, m := range run.Scored() {
 		ms := summary[m]
 		mean := show.Score(ms.Mean)
-		why := ms.Why()
-		if why != "" {
-			why = " (" + why + ")"
-		}
 		u, cost := run.Usage[m], cmp.Or(run.MetricCostText(m), "-")
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d%s | %d | %d | %d | %s |\n", mdCell(string(m)), mean, ms.Scored, ms.NotApplicable, ms.Failed, sanitize.Line(why),
-			u.Sent(), u.CacheHits, u.PromptTokens+u.CompletionTokens, cost)
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %s | %s |\n", mdCell(string(m)), mean, ms.Scored, ms.NotApplicable, ms.Failed,
+			u.Sent(), u.CacheHits, u.PromptTokens+u.CompletionTokens, cost, mdCell(ms.Why()))
 	}
 	for _, m := range run.Scored() {
 		if eval.LowerIsBetter(m) {
