@@ -36,13 +36,13 @@ func ReadReport(r io.Reader, full func(pos int) bool, each func(pos int, res *ev
 	var info RunInfo
 	at := func(err error) error {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, errSampleTooLarge) {
-			return notReport(err, dec)
+			return notReport(err, dec, lim)
 		}
 		return fmt.Errorf("at byte %d: %v", dec.InputOffset(), err)
 	}
 	tok, err := dec.Token()
 	if err != nil {
-		return info, notReport(err, dec)
+		return info, notReport(err, dec, lim)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
 		return info, fmt.Errorf("not a JSON report: it does not start with an object; write one with ragscope run --headless --out FILE, or ragscope report RUN --format json")
@@ -52,7 +52,7 @@ func ReadReport(r io.Reader, full func(pos int) bool, each func(pos int, res *ev
 		lim.mark(dec.InputOffset())
 		tok, err := dec.Token()
 		if err != nil {
-			return info, notReport(err, dec)
+			return info, notReport(err, dec, lim)
 		}
 		key, _ := tok.(string)
 		lim.mark(dec.InputOffset())
@@ -88,13 +88,13 @@ func ReadReport(r io.Reader, full func(pos int) bool, each func(pos int, res *ev
 			// are the baseline, their aggregates are recomputed.
 			var skip json.RawMessage
 			if err := dec.Decode(&skip); err != nil {
-				return info, notReport(err, dec)
+				return info, notReport(err, dec, lim)
 			}
 		}
 	}
 	lim.mark(dec.InputOffset())
 	if _, err := dec.Token(); err != nil {
-		return info, notReport(err, dec)
+		return info, notReport(err, dec, lim)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return info, at(errors.New("more data after the report's object"))
@@ -131,7 +131,7 @@ type reportSampleFull struct {
 func readSamples(dec *json.Decoder, lim *limitedReader, full func(int) bool, each func(int, *eval.Result) error, criteria []eval.Metric) error {
 	tok, err := dec.Token()
 	if err != nil {
-		return notReport(err, dec)
+		return notReport(err, dec, lim)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
 		return fmt.Errorf("at byte %d: \"samples\" is not an array", dec.InputOffset())
@@ -156,7 +156,7 @@ func readSamples(dec *json.Decoder, lim *limitedReader, full func(int) bool, eac
 			if errors.Is(err, errSampleTooLarge) {
 				return fmt.Errorf("%s: larger than %d MiB", where, maxSampleBytes>>20)
 			}
-			return fmt.Errorf("%s: %v", where, notReport(err, dec))
+			return fmt.Errorf("%s: %v", where, notReport(err, dec, lim))
 		}
 		if index == nil {
 			return fmt.Errorf("%s: no \"index\"", where)
@@ -175,7 +175,7 @@ func readSamples(dec *json.Decoder, lim *limitedReader, full func(int) bool, eac
 	lim.mark(dec.InputOffset())
 	_, err = dec.Token() // ]
 	if err != nil {
-		return notReport(err, dec)
+		return notReport(err, dec, lim)
 	}
 	return nil
 }
@@ -225,14 +225,15 @@ func checkReportSample(r *eval.Result, criteria []eval.Metric) error {
 }
 
 // notReport words a decoding error of a report.
-func notReport(err error, dec *json.Decoder) error {
+func notReport(err error, dec *json.Decoder, lim *limitedReader) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.Is(err, errSampleTooLarge):
 		return fmt.Errorf("at byte %d: a value larger than %d MiB", dec.InputOffset(), maxSampleBytes>>20)
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return fmt.Errorf("the file ends at byte %d in the middle of the report (truncated?)", dec.InputOffset())
+		// At its end the reader has read it all: its size.
+		return fmt.Errorf("the file ends at byte %d in the middle of the report (truncated?)", lim.read)
 	case errors.As(err, &syn):
 		return fmt.Errorf("not valid JSON at byte %d: %v", syn.Offset, err)
 	case errors.As(err, &typ):

@@ -199,7 +199,7 @@ func TestHeadlessBaselineErrors(t *testing.T) {
 		args []string
 		says string
 	}{
-		{[]string{"--baseline", truncated}, "--baseline " + truncated + ": sample 1 of \"samples\" (byte 76): the file ends at byte 76 in the middle of the report (truncated?)"},
+		{[]string{"--baseline", truncated}, "--baseline " + truncated + ": sample 1 of \"samples\" (byte 76): the file ends at byte 120 in the middle of the report (truncated?)"}, // its size,
 		{[]string{"--baseline", badStatus}, "--baseline " + badStatus + ": sample 1 of \"samples\" (byte 68), index 0: status \"okay\" of faithfulness is not a status"},
 		{[]string{"--baseline", jsonl}, "not a JSON report: it is one sample"},
 		{[]string{"--baseline", filepath.Join(dir, "missing.json")}, "missing.json: no such file or directory"},
