@@ -175,7 +175,7 @@ func (m *Model) drawRow(r *row, selected bool, index, text string, whole bool) s
 	b.WriteString(" " + paint(selected, fit(string(d), diagW, ""), m.diagStyle(d)))
 	line := b.String()
 	if selected {
-		return st.selected.Render(fit(line, m.width, ""))
+		return st.selected.Render(fit(line, m.width, m.g.ellipsis)) // cut as the other rows are
 	}
 	return line
 }
