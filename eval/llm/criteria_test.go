@@ -134,44 +134,45 @@ func TestCriterionRubricNeverOnTheScaleFails(t *testing.T) {
 	}
 }
 
-func TestCriterionChecklistRecount(t *testing.T) {
-	c := criterionOf(t, "    kind: checklist\n    items: [names the form, gives the deadline]\n")
-	cb := &criteriaBrain{replies: map[string][]string{"criterion_checklist": {
-		`{"items": [{"item": "names the form", "quote": "", "reason": "no form", "verdict": 0}]}`,
-		`{"items": [{"item": "form?", "quote": "", "reason": "no form", "verdict": 0}, {"item": "deadline", "quote": "31 March", "reason": "given", "verdict": 1}]}`,
-	}}}
-	s := cb.stack(t, stackOpt{})
-	tr, err := s.judge.Criterion(context.Background(), &criterionSample, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []criteria.ItemVerdict{{Item: "names the form", Verdict: 0, Reason: "no form"}, {Item: "gives the deadline", Verdict: 1, Reason: "given", Quote: "31 March"}}
-	if len(tr.Items) != 2 || tr.Items[0] != want[0] || tr.Items[1] != want[1] {
-		t.Fatalf("items %+v", tr.Items)
-	}
-	if got := criteria.ChecklistScore(tr.Items); got != 0.5 {
-		t.Errorf("score %v", got)
-	}
-	if len(cb.requests) != 2 || !strings.Contains(cb.requests[1].Messages[len(cb.requests[1].Messages)-1].Content, "Return exactly 2") {
-		t.Errorf("the short list was not re-asked with the count")
-	}
-}
-
-// A checklist answered out of order is read by the items the judge
-// echoes: each verdict stays with its item.
-func TestCriterionChecklistOutOfOrder(t *testing.T) {
-	c := criterionOf(t, "    kind: checklist\n    items: [names the form, gives the deadline]\n")
-	cb := &criteriaBrain{replies: map[string][]string{"criterion_checklist": {
-		`{"items": [{"item": "gives the deadline", "quote": "31 March", "reason": "given", "verdict": 1}, {"item": "names the form", "quote": "", "reason": "no form", "verdict": 0}]}`,
-	}}}
-	s := cb.stack(t, stackOpt{})
-	tr, err := s.judge.Criterion(context.Background(), &criterionSample, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []criteria.ItemVerdict{{Item: "names the form", Verdict: 0, Reason: "no form"}, {Item: "gives the deadline", Verdict: 1, Reason: "given", Quote: "31 March"}}
-	if len(tr.Items) != 2 || tr.Items[0] != want[0] || tr.Items[1] != want[1] {
-		t.Fatalf("items %+v", tr.Items)
+// A checklist's verdicts stay with their items: a short list is asked
+// again with the count, and one answered out of order is read by the items
+// the judge echoes.
+func TestCriterionChecklistItems(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		replies  []string
+		requests int
+	}{
+		{"short, then asked again", []string{
+			`{"items": [{"item": "names the form", "quote": "", "reason": "no form", "verdict": 0}]}`,
+			`{"items": [{"item": "form?", "quote": "", "reason": "no form", "verdict": 0}, {"item": "deadline", "quote": "31 March", "reason": "given", "verdict": 1}]}`,
+		}, 2},
+		{"out of order", []string{
+			`{"items": [{"item": "gives the deadline", "quote": "31 March", "reason": "given", "verdict": 1}, {"item": "names the form", "quote": "", "reason": "no form", "verdict": 0}]}`,
+		}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := criterionOf(t, "    kind: checklist\n    items: [names the form, gives the deadline]\n")
+			cb := &criteriaBrain{replies: map[string][]string{"criterion_checklist": tc.replies}}
+			s := cb.stack(t, stackOpt{})
+			tr, err := s.judge.Criterion(context.Background(), &criterionSample, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []criteria.ItemVerdict{{Item: "names the form", Verdict: 0, Reason: "no form"}, {Item: "gives the deadline", Verdict: 1, Reason: "given", Quote: "31 March"}}
+			if len(tr.Items) != 2 || tr.Items[0] != want[0] || tr.Items[1] != want[1] {
+				t.Fatalf("items %+v", tr.Items)
+			}
+			if got := criteria.ChecklistScore(tr.Items); got != 0.5 {
+				t.Errorf("score %v", got)
+			}
+			if len(cb.requests) != tc.requests {
+				t.Errorf("%d requests, want %d", len(cb.requests), tc.requests)
+			}
+			if tc.requests == 2 && !strings.Contains(cb.requests[1].Messages[len(cb.requests[1].Messages)-1].Content, "Return exactly 2") {
+				t.Errorf("the short list was not re-asked with the count")
+			}
+		})
 	}
 }
 
