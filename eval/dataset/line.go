@@ -48,7 +48,7 @@ func NewLineDecoder(opt Options) (*LineDecoder, error) {
 // Decode reads the record on line of file name. The error is a *Error
 // naming the file, line and field, as loading the dataset would.
 func (d *LineDecoder) Decode(name string, line int, b []byte) (eval.Sample, error) {
-	t := bytes.TrimSpace(b)
+	t := read.TrimLine(b)
 	if len(t) == 0 {
 		return eval.Sample{}, ErrBlankLine
 	}

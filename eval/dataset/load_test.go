@@ -134,6 +134,12 @@ func TestReadFormats(t *testing.T) {
 			want:   []eval.Sample{smp(1, "", "q1", "a1", nil, ""), smp(2, "", "q2", "a2", nil, "")},
 		},
 		{
+			name: "an empty export joined in: a line that is a BOM alone", file: "d.jsonl",
+			in:     `{"question":"q1","answer":"a1"}` + "\n\uFEFF\n" + `{"question":"q2","answer":"a2"}` + "\n",
+			format: FormatJSONL,
+			want:   []eval.Sample{smp(1, "", "q1", "a1", nil, ""), smp(3, "", "q2", "a2", nil, "")},
+		},
+		{
 			name: "JSON array in a .jsonl file", file: "d.jsonl",
 			in:     "[\r\n{\"question\":\"q\",\"answer\":\"a\"}\r\n]\r\n",
 			format: FormatJSON,
@@ -528,4 +534,19 @@ func TestSpanSelectorsInMap(t *testing.T) {
 func Read(name string, r io.Reader, opt Options) (*Loaded, error) {
 	src := &source{name: name, open: func() (io.Reader, func(), error) { return r, func() {}, nil }}
 	return scan(src, opt, true)
+}
+
+// A followed log's line that is a BOM alone (an empty export joined in) is
+// a blank line, as loading reads it.
+func TestLineDecoderBOMAlone(t *testing.T) {
+	d, err := NewLineDecoder(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Decode("app.jsonl", 2, []byte("\uFEFF\r\n")); err != ErrBlankLine {
+		t.Fatalf("a BOM alone: %v", err)
+	}
+	if s, err := d.Decode("app.jsonl", 3, []byte("\uFEFF"+`{"question":"q","answer":"a"}`)); err != nil || s.Question != "q" {
+		t.Fatalf("a BOM before a record: %+v %v", s, err)
+	}
 }

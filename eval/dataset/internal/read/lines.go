@@ -23,7 +23,7 @@ func (c *Collector) EachLine(br *bufio.Reader, each func(line int, b []byte) err
 		case b == nil:
 			return nil
 		default:
-			if t := bytes.TrimSpace(b); len(t) > 0 {
+			if t := TrimLine(b); len(t) > 0 {
 				err = each(line, t)
 			}
 		}

@@ -124,10 +124,14 @@ func (c *Collector) asJSON(holding string) string {
 	return "; this looks like a JSON file holding " + holding + ": name it .json so that it is read as one JSON document"
 }
 
+// TrimLine is a JSON Lines line as it is read: without spaces around it,
+// nor the BOM that opens a line where two exported files were joined.
+func TrimLine(b []byte) []byte {
+	return bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(b), []byte("\uFEFF")))
+}
+
 // FromJSON turns one JSON value into a sample, or reports why it cannot.
 func (c *Collector) FromJSON(line int, b []byte) error {
-	// A BOM inside JSON Lines is where two exported files were joined.
-	b = bytes.TrimSpace(bytes.TrimPrefix(b, []byte("\uFEFF")))
 	if len(b) == 0 || b[0] != '{' {
 		msg := fmt.Sprintf("is %s, not an object", AKind(KindOf(b)))
 		var v json.RawMessage
@@ -135,7 +139,7 @@ func (c *Collector) FromJSON(line int, b []byte) error {
 			msg = "is not valid JSON: " + JSONErrText(err)
 		}
 		msg += ` — each record must be an object like {"user_input": ..., "response": ...}`
-		if c.Unit == UnitLine && b[0] == '[' {
+		if c.Unit == UnitLine && len(b) > 0 && b[0] == '[' {
 			msg += c.asJSON("one JSON array")
 		}
 		return c.Bad(line, "", msg)
