@@ -62,6 +62,9 @@ type Config struct {
 	// (endpoint.EndpointProfile); a default guess, which is the JSON alone,
 	// is grown by it. 0: the model does not reason, or nothing is known.
 	ReasoningShare float64
+	// OneChoice: the endpoint is known to answer one choice whatever n
+	// asks (endpoint.Abilities), so the judge draws the rest one by one.
+	OneChoice bool
 }
 
 // Calls counts calls sent.
@@ -147,6 +150,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 	est.Judge, est.Model, est.Embedding = "llm", cfg.Model, cfg.EmbeddingModel
 
 	p := newPlanner(cfg.Model, cfg.EmbeddingModel)
+	p.oneChoice = cfg.OneChoice
 	var inner eval.ChatClient = p
 	if cfg.Store != nil {
 		mode := cache.DryRun

@@ -62,6 +62,13 @@ func TestPlanOfSamplesWithoutCache(t *testing.T) {
 	if err != nil || est.ByMetric[eval.AnswerRelevancy].Calls != (Calls{Chat: 1, Embeddings: 1}) {
 		t.Errorf("n=4: %+v, %v", est.ByMetric, err)
 	}
+	// An endpoint known to ignore n answers one choice: the judge asks
+	// for the other three one by one.
+	cfg.OneChoice = true
+	est, err = Run(context.Background(), cfg, eval.SliceSource(samples[:1]), 1)
+	if err != nil || est.ByMetric[eval.AnswerRelevancy].Calls != (Calls{Chat: 4, Embeddings: 1}) {
+		t.Errorf("n=4 on an endpoint that ignores n: %+v, %v", est.ByMetric, err)
+	}
 }
 
 // The new metrics planned alone or beside faithfulness: each is billed the

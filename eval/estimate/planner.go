@@ -136,6 +136,7 @@ type taskCount struct {
 type planner struct {
 	chat, embed *cost.Memo
 	tasks       map[string]*taskCount // fixed at creation: read without a lock
+	oneChoice   bool                  // answer one choice whatever n asks (Config.OneChoice)
 }
 
 func newPlanner(chatModel, embedModel string) *planner {
@@ -149,6 +150,14 @@ func newPlanner(chatModel, embedModel string) *planner {
 // otherTask counts requests of a task the planner does not know (a newer
 // judge's): they are counted, and answered with an error.
 const otherTask = "other"
+
+// choices is how many choices the endpoint answers req with.
+func (p *planner) choices(req eval.ChatRequest) int {
+	if p.oneChoice {
+		return 1
+	}
+	return max(req.N, 1)
+}
 
 func (p *planner) task(name string) *taskCount {
 	if t, ok := p.tasks[name]; ok {
@@ -177,7 +186,7 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 	case prompts.TaskFaithfulnessVerdicts:
 		content = map[string]any{"statements": allEntailed(sc.statements, lang)}
 	case prompts.TaskAnswerRelevancyQuestion:
-		n = max(req.N, 1)
+		n = p.choices(req)
 		// What the judge would write, for the guess; the replies carry a
 		// planned question instead (below).
 		content = map[string]any{"question": s.Question, "noncommittal": 0}
@@ -235,7 +244,7 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 	case prompts.TaskCriterionYesNo:
 		// A yes per draw: the draws are the criterion's strictness
 		// whatever they say, in one request with n or one each.
-		n = max(req.N, 1)
+		n = p.choices(req)
 		content = map[string]any{"quote": quoteOf(s.Answer), "reason": reason(lang), "verdict": 1}
 	case prompts.TaskCriterionRubric:
 		// The top of the criterion's scale: a level off it would be retried.

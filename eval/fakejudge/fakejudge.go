@@ -472,7 +472,7 @@ func Generic(r *Request) Reply {
 	case "context_precision_verdict", "context_utilization_verdict":
 		return one(`{"reason": "useful", "verdict": 1}`)
 	case "answer_correctness_classifications":
-		return one(`{"TP": [{"statement": "first statement", "reason": "in the reference"}], "FP": [{"statement": "second statement", "reason": "not in the reference"}], "FN": [{"statement": "ref two", "reason": "missing from the answer"}]}`)
+		return one(Classification(r))
 	case "context_recall_classifications":
 		ev := Evidence(r)
 		return one(`{"classifications": [{"statement": "ref one", ` + ev + `, "reason": "in context", "attributed": 1}, {"statement": "ref two", ` + ev + `, "reason": "in context", "attributed": 1}]}`)
@@ -597,6 +597,28 @@ func Entailment(r *Request) string {
 		out = append(out, v)
 	}
 	return JSON(map[string]any{"verdicts": out})
+}
+
+// Classification is the answer-correctness classes of the statements and
+// facts the request lists, as the contract wants them (each statement in
+// TP or FP once): the first statement TP, the others FP; the facts but the
+// first FN.
+func Classification(r *Request) string {
+	item := func(s, reason string) map[string]any { return map[string]any{"statement": s, "reason": reason} }
+	tp, fp, fn := []map[string]any{}, []map[string]any{}, []map[string]any{}
+	for i, s := range r.TaskItems("statement") {
+		if i == 0 {
+			tp = append(tp, item(s, "in the reference"))
+		} else {
+			fp = append(fp, item(s, "not in the reference"))
+		}
+	}
+	for i, f := range r.TaskItems("fact") {
+		if i > 0 {
+			fn = append(fn, item(f, "missing from the answer"))
+		}
+	}
+	return JSON(map[string]any{"TP": tp, "FP": fp, "FN": fn})
 }
 
 // TaskItems are the contents of the request's numbered input blocks

@@ -57,6 +57,7 @@ func (s *Session) estimate(ctx context.Context, set *prompts.Set, src eval.Sourc
 	}
 	if s.abilities != nil {
 		cfg.ReasoningShare = s.abilities.Profile().ReasoningShare
+		cfg.OneChoice = !s.abilities.NHonoured()
 	}
 	return estimate.Run(ctx, cfg, src, total)
 }
