@@ -159,19 +159,19 @@ func (m *Model) openPager() tea.Cmd {
 // runChild runs the pager or the editor in the terminal with the
 // environment less its secrets: neither needs the judge's key.
 func (m *Model) runChild(c *exec.Cmd, cb tea.ExecCallback) tea.Cmd {
-	c.Env = childEnv(os.Environ())
+	c.Env = childEnv(os.Environ(), m.opts.KeyVar)
 	return m.exec(c, cb)
 }
 
 // childEnv is env without the variables that hold a key or a secret: the
-// judge's (OPENAI_API_KEY, a profile's api_key_env such as DEEPSEEK_KEY)
-// and any other named so.
-func childEnv(env []string) []string {
+// judge's (OPENAI_API_KEY, keyVar, the one a profile named) and any other
+// named so.
+func childEnv(env []string, keyVar string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		up := strings.ToUpper(name)
-		if strings.HasSuffix(up, "KEY") || strings.Contains(up, "API_KEY") || strings.Contains(up, "SECRET") ||
+		if name == keyVar || strings.HasSuffix(up, "KEY") || strings.Contains(up, "API_KEY") || strings.Contains(up, "SECRET") ||
 			strings.Contains(up, "TOKEN") || strings.Contains(up, "PASSWORD") {
 			continue
 		}

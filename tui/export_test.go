@@ -276,8 +276,11 @@ func TestPagerGetsNoSecrets(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	t.Setenv("OPENAI_API_KEY", "sk-secret-0123456789")
 	t.Setenv("DEEPSEEK_KEY", "sk-secret-profile")
+	t.Setenv("ZHIPU_AK", "sk-secret-named-otherwise")
 	t.Setenv("LANG", "zh_CN.UTF-8")
-	m := newTestModel(t, fixtureOptions(), 80, 24)
+	opts := fixtureOptions()
+	opts.KeyVar = "ZHIPU_AK" // a profile's api_key_env
+	m := newTestModel(t, opts, 80, 24)
 	rec := &runExec{t: t}
 	m.exec = rec.exec
 	pressDrive(t, m, "o")

@@ -68,6 +68,10 @@ type Options struct {
 	// Skipped counts the dataset's records --skip-invalid left out: the
 	// title says so beside the samples.
 	Skipped int
+	// KeyVar is the environment variable the judge's key was read from
+	// (a profile's, whatever its name): the pager and the editor never
+	// get it.
+	KeyVar string
 	RunID   string    // the run shown (the parent of a re-run)
 	Host    Host      // prompt workflow; nil turns it off
 	Labels  LabelHost // human labels of judged items; nil turns labelling off

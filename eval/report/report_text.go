@@ -409,8 +409,6 @@ func mdCell(s string) string {
 	return sanitize.Line(strings.Join(strings.Fields(s), " "))
 }
 
-// whyCriteria names the criteria a sample fails, the first with its score
-// against its pass level and what decided it.
 // clipWhy shortens a why to n runes for a table cell, keeping whole the
 // criteria it says also fail.
 func clipWhy(why string, n int) string {
@@ -423,6 +421,8 @@ func clipWhy(why string, n int) string {
 
 const alsoFails = " (also fails: "
 
+// whyCriteria names the criteria a sample fails, the first with its score
+// against its pass level and what decided it.
 func whyCriteria(r *eval.Result, levels Levels) string {
 	failing := levels.FailingCriteria(r)
 	if len(failing) == 0 {

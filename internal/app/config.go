@@ -199,9 +199,6 @@ func joinMetrics(ms []eval.Metric) string {
 	return strings.Join(out, ",")
 }
 
-// Validate parses the settings given as text into Parsed, and refuses
-// settings that would otherwise be quietly replaced by a default (a
-// --concurrency 0 that became 16 hid a typo in a script).
 // checkURL refuses an endpoint URL a request could not go to ("" is none):
 // a missing scheme (localhost:11434/v1) would fail every call, each
 // retried.
@@ -221,6 +218,9 @@ func checkURL(raw string) error {
 	return nil
 }
 
+// Validate parses the settings given as text into Parsed, and refuses
+// settings that would otherwise be quietly replaced by a default (a
+// --concurrency 0 that became 16 hid a typo in a script).
 func (c *Config) Validate() error {
 	var p Settings
 	var errs [5]error // the first one is said

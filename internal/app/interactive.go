@@ -35,6 +35,7 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 	host, _ := h.(*Host)
 	opts := runOptions(s.Store, info, ascii) // the record names the session's judge, metrics and samples
 	opts.Live, opts.Banner, opts.Host, opts.Limit = true, s.Banner, h, s.LimitLine
+	opts.KeyVar = strings.TrimPrefix(s.Cfg.KeyFrom, "$")
 	opts.Levels = s.Cfg.Parsed.Levels.WithCriteria(info.Criteria)
 	run, err := s.interactiveRun(ctx, opts)
 	if run == nil {

@@ -445,7 +445,9 @@ func (s *Session) resumeMetrics(info report.RunInfo) error {
 	if m := strings.TrimSpace(s.Cfg.Metrics); m == "" || m == "all" {
 		s.Metrics = slices.Clone(info.Metrics)
 		s.Cfg.Parsed.Metrics = s.Metrics
-		return nil
+		// The gates were checked against the default metrics: again,
+		// against the run's, before anything is paid for.
+		return gatedMetrics(s.Cfg.Parsed.Gate, s.Metrics, s.Criteria.Names())
 	}
 	return exit.UsageError{Err: fmt.Errorf("--resume %s: the run evaluates %s, not --metrics %s: leave --metrics out (the run's are kept), or start a new run",
 		info.ID, joinMetrics(info.Metrics), s.Cfg.Metrics)}

@@ -138,7 +138,7 @@ func (t *tailer) scan(now time.Time, first bool) {
 		// watcher run; one moved elsewhere or compressed cannot be read.
 		for k, st := range t.stored {
 			if p, fi, ok := renamed(st); ok {
-				tf := &tailFile{st: st, path: p, size: fi.Size(), dirty: true, rotated: true}
+				tf := &tailFile{st: st, path: p, gz: strings.HasSuffix(p, ".gz"), size: fi.Size(), dirty: true, rotated: true}
 				tf.st.Path = p
 				t.files[k] = tf
 				continue
@@ -168,11 +168,27 @@ func renamed(st cache.WatchFile) (string, os.FileInfo, bool) {
 	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
 		fi, err := os.Stat(p)
-		if err == nil && fi.Mode().IsRegular() && fileKey(fi, p) == st.Key && fi.Size() >= st.Offset {
+		if err == nil && fi.Mode().IsRegular() && fileKey(fi, p) == st.Key && fi.Size() >= st.Offset && sameStart(p, st) {
 			return p, fi, true
 		}
 	}
 	return "", nil, false
+}
+
+// sameStart: the file begins with the bytes the state printed; an inode
+// reused by another file does not.
+func sameStart(path string, st cache.WatchFile) bool {
+	if st.PrintLen == 0 {
+		return true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, st.PrintLen)
+	n, _ := f.ReadAt(head, 0)
+	return n == st.PrintLen && fingerprint(head) == st.Print
 }
 
 // check opens a file and makes sure its content is still the one whose
