@@ -72,9 +72,9 @@ type Options struct {
 	// (a profile's, whatever its name): the pager and the editor never
 	// get it.
 	KeyVar string
-	RunID   string    // the run shown (the parent of a re-run)
-	Host    Host      // prompt workflow; nil turns it off
-	Labels  LabelHost // human labels of judged items; nil turns labelling off
+	RunID  string    // the run shown (the parent of a re-run)
+	Host   Host      // prompt workflow; nil turns it off
+	Labels LabelHost // human labels of judged items; nil turns labelling off
 	// Limit says how the judge endpoint is holding back, "" when it is
 	// not; read once a second while the run is live.
 	Limit func() string
