@@ -26,6 +26,7 @@ func TestAnswerCorrectnessFormula(t *testing.T) {
 		// out, or counts one twice, would give a score the definition cannot.
 		{"an answer statement left out", `{"TP": [{"statement": "A1", "reason": "r"}], "FP": [{"statement": "A4", "reason": "r"}], "FN": []}`, eval.StatusParseError},
 		{"an answer statement twice", `{"TP": [{"statement": "A1", "reason": "r"}, {"statement": "A1", "reason": "r"}, {"statement": "A2", "reason": "r"}, {"statement": "A3", "reason": "r"}, {"statement": "A4", "reason": "r"}], "FP": [], "FN": []}`, eval.StatusParseError},
+		{"one statement in TP and FP, another in neither", `{"TP": [{"statement": "A1", "reason": "r"}, {"statement": "A2", "reason": "r"}, {"statement": "A3", "reason": "r"}], "FP": [{"statement": "A1", "reason": "r"}], "FN": []}`, eval.StatusParseError},
 		{"more missing than the reference has", `{"TP": [{"statement": "A1", "reason": "r"}, {"statement": "A2", "reason": "r"}, {"statement": "A3", "reason": "r"}], "FP": [{"statement": "A4", "reason": "r"}],` +
 			` "FN": [{"statement": "R1", "reason": "r"}, {"statement": "R2", "reason": "r"}, {"statement": "R3", "reason": "r"}, {"statement": "R4", "reason": "r"}, {"statement": "R5", "reason": "r"}, {"statement": "R6", "reason": "r"}]}`, eval.StatusParseError},
 	} {

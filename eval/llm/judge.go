@@ -581,6 +581,18 @@ func (j *Judge) CorrectnessClassify(ctx context.Context, s *eval.Sample, answer,
 		if n := len(r.TP) + len(r.FP); n != len(answer) {
 			return fmt.Errorf("TP and FP hold %d statements, but %d answer statements were sent: each belongs in exactly one of them", n, len(answer))
 		}
+		// An echo that is a sent statement says which: none may be twice.
+		sent, seen := map[string]bool{}, map[string]bool{}
+		for _, st := range answer {
+			sent[echoKey(st)] = true
+		}
+		for _, it := range slices.Concat(r.TP, r.FP) {
+			if k := echoKey(it.Statement); sent[k] && seen[k] {
+				return fmt.Errorf("the answer statement %q is in TP or FP twice, and another in neither", it.Statement)
+			} else if sent[k] {
+				seen[k] = true
+			}
+		}
 		if len(r.FN) > len(reference) {
 			return fmt.Errorf("FN holds %d statements, but the reference has %d", len(r.FN), len(reference))
 		}
