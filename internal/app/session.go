@@ -62,6 +62,16 @@ type Session struct {
 	run report.RunInfo
 }
 
+// datasetPath is the dataset's absolute path, "" when it has none: the
+// run records it, and --baseline latest matches runs by it.
+func (s *Session) datasetPath() string {
+	abs, err := filepath.Abs(s.Cfg.Dataset)
+	if err != nil {
+		return ""
+	}
+	return abs
+}
+
 // prepareBaseline resolves and checks --baseline for this run.
 func (s *Session) prepareBaseline(stderr io.Writer) error {
 	r := baseline.Run{ID: s.run.ID, StartedAt: s.run.StartedAt, Dataset: s.Cfg.Dataset,
@@ -69,9 +79,7 @@ func (s *Session) prepareBaseline(stderr io.Writer) error {
 	if s.Loaded != nil {
 		r.DatasetHash = s.Loaded.SHA256
 	}
-	if abs, err := filepath.Abs(s.Cfg.Dataset); err == nil {
-		r.DatasetPath = abs
-	}
+	r.DatasetPath = s.datasetPath()
 	var err error
 	s.baseline, err = baseline.Prepare(s.Store, s.Cfg.Baseline, r, stderr)
 	return err
@@ -174,12 +182,13 @@ func (s *Session) listSkipped(stderr io.Writer, loaded *dataset.Loaded, path str
 		fmt.Fprintf(s.log, "  ... and %d more (only the first %d are kept)\n", more, len(loaded.Skipped))
 	}
 	if n := loaded.SkippedCount - min(shownSkipped, len(loaded.Skipped)); n > 0 {
-		where := "pass --log FILE to list them all"
-		if s.logFile != nil {
-			where = "--log " + s.Cfg.LogFile + " lists them all"
-		}
+		listed := "them all"
 		if len(loaded.Skipped) < loaded.SkippedCount {
-			where = strings.Replace(where, "them all", fmt.Sprintf("the first %d", len(loaded.Skipped)), 1)
+			listed = fmt.Sprintf("the first %d", len(loaded.Skipped))
+		}
+		where := "pass --log FILE to list " + listed
+		if s.logFile != nil {
+			where = "--log " + s.Cfg.LogFile + " lists " + listed
 		}
 		fmt.Fprintf(stderr, "  ... and %d more (%s)\n", n, where)
 	}
@@ -523,10 +532,7 @@ func (s *Session) initRun() error {
 		if err != nil {
 			return err
 		}
-		s.run = report.RunInfo{ID: id, Dataset: s.Cfg.Dataset, DatasetHash: s.Loaded.SHA256}
-		if abs, err := filepath.Abs(s.Cfg.Dataset); err == nil {
-			s.run.DatasetPath = abs
-		}
+		s.run = report.RunInfo{ID: id, Dataset: s.Cfg.Dataset, DatasetHash: s.Loaded.SHA256, DatasetPath: s.datasetPath()}
 	}
 	// Priced now, so that a bad prices.json stops the run before anything
 	// is paid for.

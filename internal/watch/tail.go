@@ -136,8 +136,9 @@ func (t *tailer) scan(now time.Time, first bool) {
 		// while no one watched: one renamed beside its old path (logrotate's
 		// app.jsonl.1) is read to its end, as it would have been had the
 		// watcher run; one moved elsewhere or compressed cannot be read.
+		dirs := map[string]map[string]string{} // each directory read once
 		for k, st := range t.stored {
-			if p, fi, ok := renamed(st); ok {
+			if p, fi, ok := renamed(st, dirs); ok {
 				tf := &tailFile{st: st, path: p, gz: strings.HasSuffix(p, ".gz"), size: fi.Size(), dirty: true, rotated: true}
 				tf.st.Path = p
 				t.files[k] = tf
@@ -156,23 +157,38 @@ func (t *tailer) scan(now time.Time, first bool) {
 
 // renamed finds a file an earlier session followed under another name
 // in the directory it was in: its inode, with the content it was read as.
-func renamed(st cache.WatchFile) (string, os.FileInfo, bool) {
+func renamed(st cache.WatchFile, dirs map[string]map[string]string) (string, os.FileInfo, bool) {
 	if st.Done || st.Path == "" {
 		return "", nil, false
 	}
 	dir := filepath.Dir(st.Path)
-	ents, err := os.ReadDir(dir)
-	if err != nil {
+	keys, read := dirs[dir]
+	if !read {
+		keys = filesByKey(dir)
+		dirs[dir] = keys
+	}
+	p, ok := keys[st.Key]
+	if !ok {
 		return "", nil, false
 	}
+	fi, err := os.Stat(p)
+	if err != nil || fi.Size() < st.Offset || !sameStart(p, st) {
+		return "", nil, false
+	}
+	return p, fi, true
+}
+
+// filesByKey maps the regular files of dir by their identity (fileKey).
+func filesByKey(dir string) map[string]string {
+	out := map[string]string{}
+	ents, _ := os.ReadDir(dir) // a directory gone holds nothing
 	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
-		fi, err := os.Stat(p)
-		if err == nil && fi.Mode().IsRegular() && fileKey(fi, p) == st.Key && fi.Size() >= st.Offset && sameStart(p, st) {
-			return p, fi, true
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			out[fileKey(fi, p)] = p
 		}
 	}
-	return "", nil, false
+	return out
 }
 
 // sameStart: the file begins with the bytes the state printed; an inode

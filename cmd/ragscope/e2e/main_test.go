@@ -505,13 +505,18 @@ func chatEntries(t *testing.T, stats string) int {
 	return 0
 }
 
+// resumeRig is a fake judge answering after delay, a dataset of 16
+// samples, a database and the environment a run on them needs.
+func resumeRig(t *testing.T, delay time.Duration) (srv *fakejudge.Server, data, db string, env []string) {
+	t.Helper()
+	srv = fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = delay })
+	t.Cleanup(srv.Close)
+	return srv, smallDataset(t, 16), filepath.Join(t.TempDir(), "r.db"), cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+}
+
 func TestResumeContinuesTheSameRun(t *testing.T) {
-	srv := fakejudge.New(fakejudge.Generic)
-	srv.Set(func(s *fakejudge.Server) { s.Delay = 20 * time.Millisecond })
-	defer srv.Close()
-	data := smallDataset(t, 16)
-	db := filepath.Join(t.TempDir(), "r.db")
-	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	srv, data, db, env := resumeRig(t, 20*time.Millisecond)
 	killed := startUntil(t, env, srv, 40, "run", "--headless", "--concurrency", "2", "--db", db, data)
 	killed.cmd.Process.Signal(os.Kill)
 	killed.cmd.Wait()
@@ -552,12 +557,7 @@ func TestResumeContinuesTheSameRun(t *testing.T) {
 // is refused while another process still evaluates the run, or with other
 // metrics: the rest would be scored twice, or otherwise.
 func TestResumeKeepsTheRunsSettings(t *testing.T) {
-	srv := fakejudge.New(fakejudge.Generic)
-	srv.Set(func(s *fakejudge.Server) { s.Delay = 50 * time.Millisecond })
-	defer srv.Close()
-	data := smallDataset(t, 16)
-	db := filepath.Join(t.TempDir(), "r.db")
-	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	srv, data, db, env := resumeRig(t, 50*time.Millisecond)
 	first := startUntil(t, env, srv, 6, "run", "--headless", "--concurrency", "1", "--metrics", "faithfulness", "--db", db, data)
 	if live := runBin(t, env, "run", "--headless", "--resume", "latest", "--db", db); live.code != exitUsage || !strings.Contains(live.stderr, "is being evaluated now by pid") {
 		t.Errorf("resuming a run another process evaluates: exit %d\n%s", live.code, live.stderr)
